@@ -1,0 +1,7 @@
+//! Bounding volumes: oriented boxes for overlap tests, rectangle swept spheres for distances.
+
+pub mod obb;
+pub mod rss;
+
+pub use obb::Obb;
+pub use rss::Rss;

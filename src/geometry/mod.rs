@@ -1,0 +1,5 @@
+//! Exact and near-exact primitive tests on triangles.
+
+pub mod predicates;
+pub mod tri_distance;
+pub mod tri_intersect;

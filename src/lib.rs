@@ -1,0 +1,18 @@
+//! rapidpqp: mesh–mesh proximity queries (collision, distance, tolerance) on bounding-volume
+//! hierarchies, with drop-in C interfaces for the UNC RAPID, PQP and V-COLLIDE libraries.
+//!
+//! Modules follow the data: [`math`] → [`geometry`] (exact triangle tests) → [`bv`] (bounding
+//! volumes) → [`model`] (triangle soup and its hierarchy) → [`query`] → [`ffi`] (the C boundary).
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod bv;
+pub mod ffi;
+pub mod geometry;
+pub mod io;
+pub mod math;
+pub mod model;
+pub mod query;
+pub mod nbody;
+
+pub use math::{Mat3, Placement, Triangle, Vec3};
+pub use model::{BuildError, Model, ModelBuilder};

@@ -1,0 +1,65 @@
+//! Small linear-algebra vocabulary shared by every module.
+
+pub use nalgebra::{Matrix3, Vector3};
+
+/// A point or direction in 3-space.
+pub type Vec3 = Vector3<f64>;
+/// A 3×3 matrix; rotations are stored with the box axes as columns.
+pub type Mat3 = Matrix3<f64>;
+/// A triangle as its three corners.
+pub type Triangle = [Vec3; 3];
+
+/// Where a model sits in the world: a model point `p` is placed at `scale * rotation * p + translation`.
+///
+/// `rotation` is used as given (like RAPID and PQP, nothing orthonormalises it); the bounding-volume
+/// tests assume it is a rotation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placement {
+    pub rotation: Mat3,
+    pub translation: Vec3,
+    pub scale: f64,
+}
+
+impl Placement {
+    pub const IDENTITY: Placement = Placement {
+        rotation: Matrix3::new(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0),
+        translation: Vector3::new(0.0, 0.0, 0.0),
+        scale: 1.0,
+    };
+
+    /// Placement from a row-major rotation `r[i][j]` (row i, column j) and a translation.
+    pub fn from_rows(r: &[[f64; 3]; 3], t: &[f64; 3], scale: f64) -> Placement {
+        Placement {
+            rotation: Mat3::new(
+                r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2], r[2][0], r[2][1], r[2][2],
+            ),
+            translation: Vec3::new(t[0], t[1], t[2]),
+            scale,
+        }
+    }
+
+    /// True when every number is finite and the scale is positive.
+    pub fn is_valid(&self) -> bool {
+        self.rotation.iter().all(|v| v.is_finite())
+            && self.translation.iter().all(|v| v.is_finite())
+            && self.scale.is_finite()
+            && self.scale > 0.0
+    }
+
+    /// Applies the placement to a point.
+    #[inline]
+    pub fn apply(&self, p: &Vec3) -> Vec3 {
+        self.rotation * p * self.scale + self.translation
+    }
+}
+
+/// `a` as an array, for the C boundary and for printing.
+#[inline]
+pub fn to_array(a: &Vec3) -> [f64; 3] {
+    [a.x, a.y, a.z]
+}
+
+/// True when all nine coordinates of a triangle are finite.
+pub fn triangle_is_finite(t: &Triangle) -> bool {
+    t.iter().all(|p| p.iter().all(|v| v.is_finite()))
+}

@@ -1,0 +1,414 @@
+//! Triangle soups and the bounding-volume hierarchy built over them.
+//!
+//! One tree serves every query: each node carries an oriented box (collision) and a
+//! rectangle swept sphere (distance, tolerance) sharing the node's principal axes. Nodes live
+//! in one flat array in depth-first order; an inner node's two children are adjacent.
+
+use crate::bv::obb::{orthonormal_frame, principal_axes};
+use crate::bv::{Obb, Rss};
+use crate::math::{Mat3, Triangle, Vec3, triangle_is_finite};
+
+/// Why a model could not be built or a triangle was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// `build` was called with no triangles.
+    EmptyModel,
+    /// A coordinate was NaN or infinite.
+    NonFiniteCoordinate,
+    /// More triangles than the hierarchy can index (2^31 − 1).
+    TooManyTriangles,
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BuildError::EmptyModel => "a model needs at least one triangle",
+            BuildError::NonFiniteCoordinate => "a triangle coordinate is NaN or infinite",
+            BuildError::TooManyTriangles => "too many triangles for one model (limit 2^31 - 1)",
+        })
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Marks a leaf in [`Node::payload`].
+const LEAF_BIT: u32 = 1 << 31;
+
+/// One node of the hierarchy.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub obb: Obb,
+    pub rss: Rss,
+    /// Leaf: `LEAF_BIT | triangle index`; inner node: index of the first of its two children.
+    payload: u32,
+}
+
+impl Node {
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.payload & LEAF_BIT != 0
+    }
+    /// Index of the first child (the second is the next one). Only for inner nodes.
+    #[inline]
+    pub fn first_child(&self) -> usize {
+        self.payload as usize
+    }
+    /// Index of the node's triangle in [`Model::triangles`]. Only for leaves.
+    #[inline]
+    pub fn triangle(&self) -> usize {
+        (self.payload & !LEAF_BIT) as usize
+    }
+}
+
+/// Collects triangles and their caller ids, then builds a [`Model`].
+#[derive(Clone, Debug, Default)]
+pub struct ModelBuilder {
+    triangles: Vec<Triangle>,
+    ids: Vec<i32>,
+}
+
+impl ModelBuilder {
+    pub fn new() -> ModelBuilder {
+        ModelBuilder::default()
+    }
+
+    /// Appends a triangle; refuses (and stores nothing) if a coordinate is not finite.
+    pub fn add_triangle(&mut self, triangle: Triangle, id: i32) -> Result<(), BuildError> {
+        if !triangle_is_finite(&triangle) {
+            return Err(BuildError::NonFiniteCoordinate);
+        }
+        if self.triangles.len() >= (LEAF_BIT - 1) as usize {
+            return Err(BuildError::TooManyTriangles);
+        }
+        self.triangles.push(triangle);
+        self.ids.push(id);
+        Ok(())
+    }
+
+    pub fn len(&self) -> usize {
+        self.triangles.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.triangles.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.triangles.clear();
+        self.ids.clear();
+    }
+
+    /// Builds the hierarchy over the triangles added so far (the builder is left unchanged).
+    pub fn build(&self) -> Result<Model, BuildError> {
+        Model::new(self.triangles.clone(), self.ids.clone())
+    }
+}
+
+/// A built model: triangles (in leaf order), their ids, and the hierarchy. Immutable, so
+/// any number of threads may query one model at once.
+#[derive(Clone, Debug)]
+pub struct Model {
+    triangles: Vec<Triangle>,
+    ids: Vec<i32>,
+    nodes: Vec<Node>,
+    /// The largest absolute coordinate: bounds the rounding of transformed boxes.
+    magnitude: f64,
+}
+
+/// Per-triangle quantities the top-down build reuses at every level.
+struct TriStats {
+    centroid: Vec3,
+    /// Weight of the triangle in the moment sums: its area (zero-area triangles get the
+    /// smallest positive area of the model, so they still steer the fit a little).
+    weight: f64,
+}
+
+impl Model {
+    /// Builds the hierarchy over `triangles`, reporting `ids[k]` for triangle k.
+    pub fn new(triangles: Vec<Triangle>, ids: Vec<i32>) -> Result<Model, BuildError> {
+        assert_eq!(triangles.len(), ids.len(), "one id per triangle");
+        if triangles.is_empty() {
+            return Err(BuildError::EmptyModel);
+        }
+        if triangles.len() >= (LEAF_BIT - 1) as usize {
+            return Err(BuildError::TooManyTriangles);
+        }
+        if !triangles.iter().all(triangle_is_finite) {
+            return Err(BuildError::NonFiniteCoordinate);
+        }
+        let n = triangles.len();
+        let areas: Vec<f64> = triangles
+            .iter()
+            .map(|t| 0.5 * (t[1] - t[0]).cross(&(t[2] - t[0])).norm())
+            .collect();
+        let min_area = areas
+            .iter()
+            .copied()
+            .filter(|a| *a > 0.0 && a.is_finite())
+            .fold(f64::INFINITY, f64::min);
+        let fallback = if min_area.is_finite() { min_area } else { 1.0 };
+        let stats: Vec<TriStats> = triangles
+            .iter()
+            .zip(&areas)
+            .map(|(t, &a)| TriStats {
+                centroid: (t[0] + t[1] + t[2]) / 3.0,
+                weight: if a > 0.0 && a.is_finite() { a } else { fallback },
+            })
+            .collect();
+
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        let mut nodes: Vec<Node> = Vec::with_capacity(2 * n - 1);
+        nodes.push(placeholder());
+        // (node index, start, end) ranges of `order` still to build; popping the left child
+        // first gives depth-first order.
+        let mut pending: Vec<(usize, usize, usize)> = vec![(0, 0, n)];
+        let mut points: Vec<Vec3> = Vec::new();
+        while let Some((node, start, end)) = pending.pop() {
+            let range = &mut order[start..end];
+            points.clear();
+            points.extend(range.iter().flat_map(|&k| triangles[k as usize]));
+            if range.len() == 1 {
+                let axes = leaf_axes(&triangles[range[0] as usize]);
+                nodes[node] = Node {
+                    obb: Obb::fit(&axes, points.iter().copied(), fit_margin(&points)),
+                    rss: Rss::fit(&axes, &points),
+                    payload: LEAF_BIT | start as u32,
+                };
+                continue;
+            }
+            let (axes, mean) = moment_frame(range, &triangles, &stats);
+            let split_axis = axes.column(0).into_owned();
+            let split_value = split_axis.dot(&mean);
+            let mid = start + partition(range, |k| stats[k as usize].centroid.dot(&split_axis) < split_value);
+            let mid = if mid == start || mid == end { start + range.len() / 2 } else { mid };
+            let first_child = nodes.len();
+            nodes.push(placeholder());
+            nodes.push(placeholder());
+            nodes[node] = Node {
+                obb: Obb::fit(&axes, points.iter().copied(), fit_margin(&points)),
+                rss: Rss::fit(&axes, &points),
+                payload: first_child as u32,
+            };
+            pending.push((first_child + 1, mid, end));
+            pending.push((first_child, start, mid));
+        }
+
+        let magnitude = triangles
+            .iter()
+            .flat_map(|t| t.iter())
+            .map(|p| p.amax())
+            .fold(0.0, f64::max);
+        let leaf_triangles = order.iter().map(|&k| triangles[k as usize]).collect();
+        let leaf_ids = order.iter().map(|&k| ids[k as usize]).collect();
+        Ok(Model { triangles: leaf_triangles, ids: leaf_ids, nodes, magnitude })
+    }
+
+    /// Convenience: a model from vertices and index triples; triangle k gets id k.
+    pub fn from_indexed(vertices: &[Vec3], faces: &[[u32; 3]]) -> Result<Model, BuildError> {
+        let mut triangles = Vec::with_capacity(faces.len());
+        for f in faces {
+            let corner = |i: u32| vertices.get(i as usize).copied();
+            match (corner(f[0]), corner(f[1]), corner(f[2])) {
+                (Some(a), Some(b), Some(c)) => triangles.push([a, b, c]),
+                _ => return Err(BuildError::NonFiniteCoordinate),
+            }
+        }
+        let ids = (0..faces.len() as i32).collect();
+        Model::new(triangles, ids)
+    }
+
+    pub fn num_triangles(&self) -> usize {
+        self.triangles.len()
+    }
+    /// Triangles in leaf order (not the order they were added).
+    pub fn triangles(&self) -> &[Triangle] {
+        &self.triangles
+    }
+    /// Caller ids, parallel to [`Model::triangles`].
+    pub fn ids(&self) -> &[i32] {
+        &self.ids
+    }
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    pub fn magnitude(&self) -> f64 {
+        self.magnitude
+    }
+    /// Heap bytes held by the model (triangles, ids and nodes).
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Model>()
+            + self.triangles.capacity() * std::mem::size_of::<Triangle>()
+            + self.ids.capacity() * std::mem::size_of::<i32>()
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+    }
+
+    /// Checks the tree's invariants: 2n−1 nodes, adjacent children in range and after their
+    /// parent, every triangle in exactly one leaf, every node's box and swept sphere holding
+    /// all the vertices below it.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.triangles.len();
+        if self.nodes.len() != 2 * n - 1 {
+            return Err(format!("{} nodes for {} triangles", self.nodes.len(), n));
+        }
+        let mut seen = vec![false; n];
+        // (node, start, end): the leaf-order triangles below each node form a range.
+        let mut stack = vec![0usize];
+        let mut below: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
+        let mut post = Vec::with_capacity(self.nodes.len());
+        while let Some(i) = stack.pop() {
+            post.push(i);
+            let node = &self.nodes[i];
+            if node.is_leaf() {
+                let t = node.triangle();
+                if t >= n || std::mem::replace(&mut seen[t], true) {
+                    return Err(format!("leaf {i} has bad or repeated triangle {t}"));
+                }
+            } else {
+                let c = node.first_child();
+                if c <= i || c + 1 >= self.nodes.len() {
+                    return Err(format!("node {i} has children {c}, {}", c + 1));
+                }
+                stack.push(c);
+                stack.push(c + 1);
+            }
+        }
+        if post.len() != self.nodes.len() || seen.iter().any(|s| !s) {
+            return Err("some nodes or triangles are unreachable".into());
+        }
+        for &i in post.iter().rev() {
+            let node = &self.nodes[i];
+            let tris = if node.is_leaf() {
+                vec![node.triangle()]
+            } else {
+                let c = node.first_child();
+                let mut v = std::mem::take(&mut below[c]);
+                v.extend(std::mem::take(&mut below[c + 1]));
+                v
+            };
+            let tol = 1e-12 * (self.magnitude + node.obb.size()) + 1e-300;
+            for &t in &tris {
+                for p in &self.triangles[t] {
+                    if !node.obb.contains(p, tol) {
+                        return Err(format!("node {i}: box misses a vertex of triangle {t}"));
+                    }
+                }
+            }
+            below[i] = tris;
+        }
+        Ok(())
+    }
+}
+
+fn placeholder() -> Node {
+    Node {
+        obb: Obb { axes: Mat3::identity(), center: Vec3::zeros(), half: Vec3::zeros() },
+        rss: Rss { axes: Mat3::identity(), corner: Vec3::zeros(), lengths: [0.0; 2], radius: 0.0 },
+        payload: 0,
+    }
+}
+
+/// Grows boxes by the rounding the fit itself can make (projection and back-projection).
+fn fit_margin(points: &[Vec3]) -> f64 {
+    let m = points.iter().map(|p| p.amax()).fold(0.0, f64::max);
+    16.0 * f64::EPSILON * m
+}
+
+/// Leaf frame: first axis along the longest edge, third along the normal, so the box is
+/// flat. Zero-area triangles get any frame containing their segment.
+fn leaf_axes(t: &Triangle) -> Mat3 {
+    let edges = [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
+    let longest = edges
+        .iter()
+        .copied()
+        .max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))
+        .unwrap_or_else(Vec3::zeros);
+    let normal = edges[0].cross(&edges[1]);
+    let in_plane = normal.cross(&longest);
+    orthonormal_frame(&longest, &in_plane)
+}
+
+/// Principal axes of the area-weighted second moments of the triangles in `range`
+/// (moments of the filled triangles, taken about their weighted mean to avoid
+/// cancellation), and that mean.
+fn moment_frame(range: &[u32], triangles: &[Triangle], stats: &[TriStats]) -> (Mat3, Vec3) {
+    let mut total = 0.0;
+    let mut weighted = Vec3::zeros();
+    for &k in range {
+        let s = &stats[k as usize];
+        total += s.weight;
+        weighted += s.centroid * s.weight;
+    }
+    let mean = weighted / total;
+    let mut cov = Mat3::zeros();
+    for &k in range {
+        let t = &triangles[k as usize];
+        let s = &stats[k as usize];
+        let m = s.centroid - mean;
+        let (p, q, r) = (t[0] - mean, t[1] - mean, t[2] - mean);
+        cov += (m * m.transpose() * 9.0 + p * p.transpose() + q * q.transpose() + r * r.transpose())
+            * (s.weight / 12.0);
+    }
+    cov -= (weighted / total - mean) * (weighted / total - mean).transpose() * total;
+    (principal_axes(&cov), mean)
+}
+
+/// Moves the items satisfying `left` to the front; returns how many there are.
+fn partition(items: &mut [u32], left: impl Fn(u32) -> bool) -> usize {
+    let mut boundary = 0;
+    for i in 0..items.len() {
+        if left(items[i]) {
+            items.swap(i, boundary);
+            boundary += 1;
+        }
+    }
+    boundary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(n: usize) -> (Vec<Triangle>, Vec<i32>) {
+        let mut tris = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let (x, y) = (i as f64, j as f64);
+                let z = |x: f64, y: f64| (x * 0.3).sin() + (y * 0.2).cos();
+                let p = |x: f64, y: f64| Vec3::new(x, y, z(x, y));
+                tris.push([p(x, y), p(x + 1.0, y), p(x + 1.0, y + 1.0)]);
+                tris.push([p(x, y), p(x + 1.0, y + 1.0), p(x, y + 1.0)]);
+            }
+        }
+        let ids = (0..tris.len() as i32).collect();
+        (tris, ids)
+    }
+
+    #[test]
+    fn builds_valid_trees() {
+        for n in [1, 2, 3, 10] {
+            let (tris, ids) = grid(n);
+            let m = Model::new(tris, ids).unwrap();
+            m.validate().unwrap();
+        }
+    }
+
+    #[test]
+    fn single_and_degenerate_triangles() {
+        let z = Vec3::zeros();
+        let x = Vec3::x();
+        for t in [[z, x, Vec3::y()], [z, x, x * 2.0], [z, z, z], [x, x, z]] {
+            let m = Model::new(vec![t, t, t], vec![1, 2, 3]).unwrap();
+            m.validate().unwrap();
+        }
+    }
+
+    #[test]
+    fn refuses_bad_input() {
+        assert_eq!(Model::new(vec![], vec![]).unwrap_err(), BuildError::EmptyModel);
+        let t = [Vec3::zeros(), Vec3::x(), Vec3::new(f64::NAN, 0.0, 0.0)];
+        assert_eq!(Model::new(vec![t], vec![0]).unwrap_err(), BuildError::NonFiniteCoordinate);
+        let mut b = ModelBuilder::new();
+        assert!(b.add_triangle(t, 0).is_err());
+        assert!(b.is_empty());
+    }
+}
