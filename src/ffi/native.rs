@@ -1,0 +1,598 @@
+//! The native C API: reentrant, no globals, caller-owned results. Built models are
+//! immutable, so any number of threads may query the same models at once, each with its own
+//! result object.
+
+use std::ffi::{c_char, c_int};
+
+use super::{free_handle, guard, new_handle};
+use crate::bv::obb::BoxTest;
+use crate::math::{Mat3, Placement, Triangle, Vec3};
+use crate::model::{BuildError, Model};
+use crate::query::collide::{self, CollideRequest, CollideResult, ContactPair, TriangleFrame};
+
+/// Status of a native call. Out-parameters are written only on `RPQ_OK`.
+pub type RpqStatus = c_int;
+/// Success.
+pub const RPQ_OK: RpqStatus = 0;
+/// A required pointer argument was NULL.
+pub const RPQ_ERR_NULL_POINTER: RpqStatus = 1;
+/// A coordinate, pose entry or parameter was NaN or infinite.
+pub const RPQ_ERR_NON_FINITE: RpqStatus = 2;
+/// A model needs at least one triangle.
+pub const RPQ_ERR_EMPTY_MODEL: RpqStatus = 3;
+/// A scale was zero or negative.
+pub const RPQ_ERR_INVALID_SCALE: RpqStatus = 4;
+/// An argument is out of its documented range (an index, an enum value, a count).
+pub const RPQ_ERR_INVALID_ARGUMENT: RpqStatus = 5;
+/// A handle is not a live object of the expected kind (freed, or never made here).
+pub const RPQ_ERR_INVALID_HANDLE: RpqStatus = 6;
+/// An allocation failed.
+pub const RPQ_ERR_OUT_OF_MEMORY: RpqStatus = 7;
+/// An internal error (a bug): the call did nothing. Please report it.
+pub const RPQ_ERR_INTERNAL: RpqStatus = 8;
+
+/// Box-pair test: RAPID's 15-axis separating-axis test (the default).
+pub const RPQ_BOX_TEST_SAT15: c_int = 0;
+/// Box-pair test: only the 6 face axes (cheaper, prunes less).
+pub const RPQ_BOX_TEST_SAT_LITE: c_int = 1;
+/// Triangle test in model 1's frame (model 2's triangles moved there), as PQP.
+pub const RPQ_FRAME_MODEL1: c_int = 0;
+/// Triangle test in model 2's frame (model 1's triangles moved there), as RAPID.
+pub const RPQ_FRAME_MODEL2: c_int = 1;
+
+/// A model's placement in the world: a model point `p` goes to `scale * R * p + translation`.
+/// `rotation` is row-major (`rotation[3*i + j]` is row i, column j) and must be a rotation;
+/// `scale` must be positive (use 1).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct RpqPose {
+    pub rotation: [f64; 9],
+    pub translation: [f64; 3],
+    pub scale: f64,
+}
+
+impl RpqPose {
+    fn to_placement(self) -> Result<Placement, RpqStatus> {
+        let r = &self.rotation;
+        let placement = Placement {
+            rotation: Mat3::new(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]),
+            translation: Vec3::from(self.translation),
+            scale: self.scale,
+        };
+        let finite = r.iter().chain(&self.translation).chain([&self.scale]).all(|v| v.is_finite());
+        if !finite {
+            Err(RPQ_ERR_NON_FINITE)
+        } else if self.scale <= 0.0 {
+            Err(RPQ_ERR_INVALID_SCALE)
+        } else {
+            Ok(placement)
+        }
+    }
+}
+
+/// Options of a collide query. A zero-filled struct asks for all contacts with the defaults.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RpqCollideRequest {
+    /// Nonzero: stop at the first intersecting triangle pair.
+    pub first_contact: c_int,
+    /// `RPQ_BOX_TEST_*`.
+    pub box_test: c_int,
+    /// `RPQ_FRAME_*`: where exactly touching triangles are decided.
+    pub frame: c_int,
+}
+
+impl RpqCollideRequest {
+    fn to_request(self) -> Result<CollideRequest, RpqStatus> {
+        let box_test = match self.box_test {
+            RPQ_BOX_TEST_SAT15 => BoxTest::Sat15,
+            RPQ_BOX_TEST_SAT_LITE => BoxTest::SatLite,
+            _ => return Err(RPQ_ERR_INVALID_ARGUMENT),
+        };
+        let frame = match self.frame {
+            RPQ_FRAME_MODEL1 => TriangleFrame::Model1,
+            RPQ_FRAME_MODEL2 => TriangleFrame::Model2,
+            _ => return Err(RPQ_ERR_INVALID_ARGUMENT),
+        };
+        Ok(CollideRequest { first_contact: self.first_contact != 0, box_test, frame })
+    }
+}
+
+/// An intersecting triangle pair: `id1` of model 1's triangle, `id2` of model 2's.
+pub type RpqContactPair = ContactPair;
+
+const MODEL_MAGIC: u64 = 0x7270_715f_6d6f_646c;
+const DEAD_MAGIC: u64 = 0xdead_dead_dead_dead;
+
+/// A built model (opaque). Immutable: share it freely between threads.
+pub struct RpqModel {
+    magic: u64,
+    pub(crate) model: Model,
+}
+
+impl Drop for RpqModel {
+    fn drop(&mut self) {
+        self.magic = DEAD_MAGIC;
+    }
+}
+
+/// The result of collide queries (opaque); reuse one per thread to avoid allocations.
+pub struct RpqCollideResult {
+    pub(crate) result: CollideResult,
+}
+
+pub(crate) fn status_of(error: BuildError) -> RpqStatus {
+    match error {
+        BuildError::EmptyModel => RPQ_ERR_EMPTY_MODEL,
+        BuildError::NonFiniteCoordinate => RPQ_ERR_NON_FINITE,
+        BuildError::TooManyTriangles => RPQ_ERR_INVALID_ARGUMENT,
+    }
+}
+
+/// Borrows a model handle, checking it is non-NULL and looks alive.
+///
+/// # Safety
+/// `model` is NULL or points to memory returned by a model constructor.
+pub(crate) unsafe fn model_ref<'a>(model: *const RpqModel) -> Result<&'a Model, RpqStatus> {
+    if model.is_null() {
+        return Err(RPQ_ERR_NULL_POINTER);
+    }
+    // SAFETY: non-NULL, and the caller promises it came from rpq_model_build*; the magic
+    // number catches most use-after-free and foreign pointers.
+    let handle = unsafe { &*model };
+    if handle.magic != MODEL_MAGIC {
+        return Err(RPQ_ERR_INVALID_HANDLE);
+    }
+    Ok(&handle.model)
+}
+
+/// Reads a pose argument.
+///
+/// # Safety
+/// `pose` is NULL or points to a readable `RpqPose`.
+pub(crate) unsafe fn read_pose(pose: *const RpqPose) -> Result<Placement, RpqStatus> {
+    if pose.is_null() {
+        return Err(RPQ_ERR_NULL_POINTER);
+    }
+    // SAFETY: non-NULL and readable per the contract.
+    unsafe { *pose }.to_placement()
+}
+
+pub(crate) fn model_handle(model: Model) -> *mut RpqModel {
+    new_handle(RpqModel { magic: MODEL_MAGIC, model })
+}
+
+/// Builds a model from `num_triangles` triangles given as 9 doubles each (`x y z` of the
+/// three corners, consecutive), with caller ids `ids[k]` (or `k` when `ids` is NULL).
+/// On success writes the new model to `*out_model`; free it with `rpq_model_free`.
+///
+/// Errors: `RPQ_ERR_NULL_POINTER` (`triangles` or `out_model` NULL),
+/// `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate).
+///
+/// # Safety
+/// `triangles` points to `9 * num_triangles` doubles; `ids` is NULL or points to
+/// `num_triangles` ints; `out_model` is a writable pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_model_build(
+    triangles: *const f64,
+    ids: *const i32,
+    num_triangles: usize,
+    out_model: *mut *mut RpqModel,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        if out_model.is_null() || (triangles.is_null() && num_triangles > 0) {
+            return RPQ_ERR_NULL_POINTER;
+        }
+        if num_triangles == 0 {
+            return RPQ_ERR_EMPTY_MODEL;
+        }
+        let Some(count) = num_triangles.checked_mul(9) else {
+            return RPQ_ERR_INVALID_ARGUMENT;
+        };
+        // SAFETY: the caller provides 9 * num_triangles doubles.
+        let coords = unsafe { std::slice::from_raw_parts(triangles, count) };
+        let tris: Vec<Triangle> = coords
+            .chunks_exact(9)
+            .map(|c| {
+                [Vec3::new(c[0], c[1], c[2]), Vec3::new(c[3], c[4], c[5]), Vec3::new(c[6], c[7], c[8])]
+            })
+            .collect();
+        let ids: Vec<i32> = if ids.is_null() {
+            (0..num_triangles).map(|k| k as i32).collect()
+        } else {
+            // SAFETY: the caller provides num_triangles ids.
+            unsafe { std::slice::from_raw_parts(ids, num_triangles) }.to_vec()
+        };
+        match Model::new(tris, ids) {
+            Ok(model) => {
+                // SAFETY: out_model is non-NULL and writable per the contract.
+                unsafe { *out_model = model_handle(model) };
+                RPQ_OK
+            }
+            Err(e) => status_of(e),
+        }
+    })
+}
+
+/// Builds a model from a vertex array (`3 * num_vertices` doubles) and triangles given as
+/// vertex indices (`3 * num_faces` zero-based `uint32_t`), with ids as in `rpq_model_build`.
+/// An index out of range gives `RPQ_ERR_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// The arrays hold the stated numbers of elements; `ids` may be NULL; `out_model` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_model_build_indexed(
+    vertices: *const f64,
+    num_vertices: usize,
+    faces: *const u32,
+    num_faces: usize,
+    ids: *const i32,
+    out_model: *mut *mut RpqModel,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        if out_model.is_null()
+            || (vertices.is_null() && num_vertices > 0)
+            || (faces.is_null() && num_faces > 0)
+        {
+            return RPQ_ERR_NULL_POINTER;
+        }
+        if num_faces == 0 {
+            return RPQ_ERR_EMPTY_MODEL;
+        }
+        let (Some(nv), Some(nf)) = (num_vertices.checked_mul(3), num_faces.checked_mul(3)) else {
+            return RPQ_ERR_INVALID_ARGUMENT;
+        };
+        // SAFETY: sizes per the contract (checked non-NULL when non-empty).
+        let verts = if nv == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(vertices, nv) } };
+        // SAFETY: as above.
+        let faces = unsafe { std::slice::from_raw_parts(faces, nf) };
+        let corner = |i: u32| {
+            let i = i as usize;
+            (i < num_vertices).then(|| Vec3::new(verts[3 * i], verts[3 * i + 1], verts[3 * i + 2]))
+        };
+        let mut tris = Vec::with_capacity(num_faces);
+        for f in faces.chunks_exact(3) {
+            match (corner(f[0]), corner(f[1]), corner(f[2])) {
+                (Some(a), Some(b), Some(c)) => tris.push([a, b, c]),
+                _ => return RPQ_ERR_INVALID_ARGUMENT,
+            }
+        }
+        let ids: Vec<i32> = if ids.is_null() {
+            (0..num_faces).map(|k| k as i32).collect()
+        } else {
+            // SAFETY: the caller provides num_faces ids.
+            unsafe { std::slice::from_raw_parts(ids, num_faces) }.to_vec()
+        };
+        match Model::new(tris, ids) {
+            Ok(model) => {
+                // SAFETY: out_model is non-NULL and writable.
+                unsafe { *out_model = model_handle(model) };
+                RPQ_OK
+            }
+            Err(e) => status_of(e),
+        }
+    })
+}
+
+/// Frees a model. NULL is a no-op; freeing the same pointer twice is detected and ignored
+/// (unless a new model has been allocated at the same address meanwhile).
+///
+/// # Safety
+/// `model` is NULL or was returned by `rpq_model_build*`, and no query using it is running.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_model_free(model: *mut RpqModel) {
+    // SAFETY: forwarded contract; free_handle ignores pointers that are not live.
+    guard((), || unsafe { free_handle(model) })
+}
+
+/// Number of triangles in a model (0 for NULL or an invalid handle).
+///
+/// # Safety
+/// `model` is NULL or a live model.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_model_num_triangles(model: *const RpqModel) -> usize {
+    // SAFETY: forwarded contract.
+    guard(0, || unsafe { model_ref(model) }.map_or(0, |m| m.num_triangles()))
+}
+
+/// Bytes of memory a model holds (0 for NULL or an invalid handle).
+///
+/// # Safety
+/// `model` is NULL or a live model.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_model_memory_bytes(model: *const RpqModel) -> usize {
+    // SAFETY: forwarded contract.
+    guard(0, || unsafe { model_ref(model) }.map_or(0, |m| m.memory_bytes()))
+}
+
+/// A new, empty collide result (NULL only if out of memory). Free it with
+/// `rpq_collide_result_free`.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpq_collide_result_new() -> *mut RpqCollideResult {
+    guard(std::ptr::null_mut(), || new_handle(RpqCollideResult { result: CollideResult::new() }))
+}
+
+/// Frees a collide result; NULL is a no-op, a second free of the same pointer is ignored.
+///
+/// # Safety
+/// `result` is NULL or was returned by `rpq_collide_result_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_collide_result_free(result: *mut RpqCollideResult) {
+    // SAFETY: forwarded contract.
+    guard((), || unsafe { free_handle(result) })
+}
+
+/// Finds the intersecting triangle pairs of `model1` at `pose1` and `model2` at `pose2`
+/// (touching counts) and stores them in `result`, replacing what it held. `request` may be
+/// NULL (all contacts, defaults). On error `result` is left unchanged.
+///
+/// # Safety
+/// `model1`, `model2` are live models; `pose1`, `pose2` readable poses; `request` NULL or
+/// readable; `result` a live result not used by another thread during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_collide(
+    model1: *const RpqModel,
+    pose1: *const RpqPose,
+    model2: *const RpqModel,
+    pose2: *const RpqPose,
+    request: *const RpqCollideRequest,
+    result: *mut RpqCollideResult,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        if result.is_null() {
+            return RPQ_ERR_NULL_POINTER;
+        }
+        // SAFETY: forwarded contract for every pointer below.
+        let run = || -> Result<(), RpqStatus> {
+            let m1 = unsafe { model_ref(model1) }?;
+            let m2 = unsafe { model_ref(model2) }?;
+            let p1 = unsafe { read_pose(pose1) }?;
+            let p2 = unsafe { read_pose(pose2) }?;
+            let request = if request.is_null() {
+                RpqCollideRequest::default()
+            } else {
+                unsafe { *request }
+            }
+            .to_request()?;
+            let out = unsafe { &mut (*result).result };
+            collide::collide(m1, &p1, m2, &p2, &request, out);
+            Ok(())
+        };
+        match run() {
+            Ok(()) => RPQ_OK,
+            Err(status) => status,
+        }
+    })
+}
+
+/// Number of contact pairs in a result (0 for NULL).
+///
+/// # Safety
+/// `result` is NULL or a live result.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_collide_result_num_pairs(result: *const RpqCollideResult) -> usize {
+    // SAFETY: forwarded contract.
+    guard(0, || unsafe { result.as_ref() }.map_or(0, |r| r.result.pairs.len()))
+}
+
+/// The contact pairs of a result (`rpq_collide_result_num_pairs` of them), owned by the
+/// result and valid until its next use or free. NULL when there are none.
+///
+/// # Safety
+/// `result` is NULL or a live result.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_collide_result_pairs(
+    result: *const RpqCollideResult,
+) -> *const RpqContactPair {
+    guard(std::ptr::null(), || {
+        // SAFETY: forwarded contract.
+        match unsafe { result.as_ref() } {
+            Some(r) if !r.result.pairs.is_empty() => r.result.pairs.as_ptr(),
+            _ => std::ptr::null(),
+        }
+    })
+}
+
+/// Work counts of the last query of a result: bounding-volume tests and triangle tests.
+///
+/// # Safety
+/// `result` is NULL or a live result; the out pointers are NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_collide_result_counts(
+    result: *const RpqCollideResult,
+    bv_tests: *mut u64,
+    tri_tests: *mut u64,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        // SAFETY: forwarded contract.
+        let Some(r) = (unsafe { result.as_ref() }) else {
+            return RPQ_ERR_NULL_POINTER;
+        };
+        // SAFETY: each out pointer is NULL or writable.
+        unsafe {
+            if let Some(b) = bv_tests.as_mut() {
+                *b = r.result.bv_tests;
+            }
+            if let Some(t) = tri_tests.as_mut() {
+                *t = r.result.tri_tests;
+            }
+        }
+        RPQ_OK
+    })
+}
+
+/// A static, NUL-terminated English message for a status code of the native API.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpq_status_message(status: RpqStatus) -> *const c_char {
+    let text: &'static [u8] = match status {
+        RPQ_OK => b"ok\0",
+        RPQ_ERR_NULL_POINTER => b"a required pointer argument is NULL\0",
+        RPQ_ERR_NON_FINITE => b"a coordinate, pose entry or parameter is NaN or infinite\0",
+        RPQ_ERR_EMPTY_MODEL => b"a model needs at least one triangle\0",
+        RPQ_ERR_INVALID_SCALE => b"a scale is zero or negative\0",
+        RPQ_ERR_INVALID_ARGUMENT => b"an argument is out of its documented range\0",
+        RPQ_ERR_INVALID_HANDLE => b"the handle is not a live object (freed, or not from this library)\0",
+        RPQ_ERR_OUT_OF_MEMORY => b"out of memory\0",
+        RPQ_ERR_INTERNAL => b"internal error (a bug in rapidpqp); the call did nothing\0",
+        _ => b"unknown status code\0",
+    };
+    text.as_ptr().cast()
+}
+
+/// Options of a distance query. A zero-filled struct asks for the exact distance.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RpqDistanceRequest {
+    /// Accept a distance within this fraction of the true one (≥ 0).
+    pub rel_err: f64,
+    /// Accept a distance within this absolute amount of the true one (≥ 0).
+    pub abs_err: f64,
+    /// 2 or less: depth-first search; more: best-first with a queue of this many node pairs.
+    pub qsize: c_int,
+}
+
+/// Caller-owned warm start for repeated distance queries on one model pair (PQP kept this
+/// inside the models, which made concurrent queries race). Zero-fill it before first use;
+/// give each thread its own.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RpqDistanceCache {
+    /// Nonzero when `tri1`, `tri2` hold the previous closest triangle pair.
+    pub valid: c_int,
+    /// Internal (leaf-order) index of the closest triangle in model 1.
+    pub tri1: u32,
+    /// Internal (leaf-order) index of the closest triangle in model 2.
+    pub tri2: u32,
+}
+
+/// Result of a distance or tolerance query (caller-owned, plain data).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RpqDistanceResult {
+    /// Distance query: the distance, within the requested error. Tolerance query: when
+    /// `closer`, the distance of the first pair found within the tolerance; otherwise a lower
+    /// bound of the true distance (greater than the tolerance).
+    pub distance: f64,
+    /// Closest point on model 1, in model 1's own frame (NaN when a tolerance query is not
+    /// closer). For intersecting models: a point of the intersection.
+    pub p1: [f64; 3],
+    /// Closest point on model 2, in model 2's own frame (the same world point as `p1` when the
+    /// models intersect).
+    pub p2: [f64; 3],
+    /// Tolerance query: 1 when the models are at most the tolerance apart, else 0.
+    pub closer: c_int,
+    /// Bounding-volume distance tests performed.
+    pub bv_tests: u64,
+    /// Triangle-pair distance tests performed.
+    pub tri_tests: u64,
+}
+
+impl RpqDistanceResult {
+    fn from_query(r: &crate::query::distance::DistanceResult) -> RpqDistanceResult {
+        RpqDistanceResult {
+            distance: r.distance,
+            p1: [r.p1.x, r.p1.y, r.p1.z],
+            p2: [r.p2.x, r.p2.y, r.p2.z],
+            closer: c_int::from(r.closer),
+            bv_tests: r.bv_tests,
+            tri_tests: r.tri_tests,
+        }
+    }
+}
+
+/// The distance between `model1` at `pose1` and `model2` at `pose2`, with a closest point on
+/// each. `request` may be NULL (exact). `cache` may be NULL; when given it is used as a warm
+/// start and updated. Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
+/// `RPQ_ERR_NON_FINITE`, `RPQ_ERR_INVALID_SCALE`, `RPQ_ERR_INVALID_ARGUMENT` (a negative or
+/// NaN error bound); `result` is written only on success.
+///
+/// # Safety
+/// Models live; poses readable; `request` NULL or readable; `cache` NULL or writable and not
+/// shared with another thread during the call; `result` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_distance(
+    model1: *const RpqModel,
+    pose1: *const RpqPose,
+    model2: *const RpqModel,
+    pose2: *const RpqPose,
+    request: *const RpqDistanceRequest,
+    cache: *mut RpqDistanceCache,
+    result: *mut RpqDistanceResult,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        if result.is_null() {
+            return RPQ_ERR_NULL_POINTER;
+        }
+        // SAFETY: forwarded contract for every pointer below.
+        let run = || -> Result<(), RpqStatus> {
+            let m1 = unsafe { model_ref(model1) }?;
+            let m2 = unsafe { model_ref(model2) }?;
+            let p1 = unsafe { read_pose(pose1) }?;
+            let p2 = unsafe { read_pose(pose2) }?;
+            let request = if request.is_null() { RpqDistanceRequest::default() } else { unsafe { *request } };
+            let valid = |e: f64| e.is_finite() && e >= 0.0;
+            if !valid(request.rel_err) || !valid(request.abs_err) {
+                return Err(RPQ_ERR_INVALID_ARGUMENT);
+            }
+            let query = crate::query::distance::DistanceRequest {
+                rel_err: request.rel_err,
+                abs_err: request.abs_err,
+                qsize: request.qsize.max(2) as usize,
+            };
+            let mut warm = crate::query::distance::DistanceCache::default();
+            if let Some(c) = unsafe { cache.as_ref() } {
+                if c.valid != 0 {
+                    warm.last_pair = Some((c.tri1, c.tri2));
+                }
+            }
+            let r = crate::query::distance::distance(m1, &p1, m2, &p2, &query, Some(&mut warm));
+            if let Some(c) = unsafe { cache.as_mut() } {
+                *c = match warm.last_pair {
+                    Some((tri1, tri2)) => RpqDistanceCache { valid: 1, tri1, tri2 },
+                    None => RpqDistanceCache::default(),
+                };
+            }
+            unsafe { *result = RpqDistanceResult::from_query(&r) };
+            Ok(())
+        };
+        run().err().unwrap_or(RPQ_OK)
+    })
+}
+
+/// Whether `model1` at `pose1` and `model2` at `pose2` are at most `tolerance` apart
+/// (inclusive; a negative tolerance counts as 0). Stops at the first triangle pair within
+/// the tolerance. `qsize` as in `RpqDistanceRequest`. A NaN tolerance gives
+/// `RPQ_ERR_NON_FINITE`; `result` is written only on success.
+///
+/// # Safety
+/// Models live; poses readable; `result` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_tolerance(
+    model1: *const RpqModel,
+    pose1: *const RpqPose,
+    model2: *const RpqModel,
+    pose2: *const RpqPose,
+    tolerance: f64,
+    qsize: c_int,
+    result: *mut RpqDistanceResult,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        if result.is_null() {
+            return RPQ_ERR_NULL_POINTER;
+        }
+        // SAFETY: forwarded contract for every pointer below.
+        let run = || -> Result<(), RpqStatus> {
+            let m1 = unsafe { model_ref(model1) }?;
+            let m2 = unsafe { model_ref(model2) }?;
+            let p1 = unsafe { read_pose(pose1) }?;
+            let p2 = unsafe { read_pose(pose2) }?;
+            if tolerance.is_nan() {
+                return Err(RPQ_ERR_NON_FINITE);
+            }
+            let r = crate::query::distance::tolerance(m1, &p1, m2, &p2, tolerance, qsize.max(2) as usize);
+            unsafe { *result = RpqDistanceResult::from_query(&r) };
+            Ok(())
+        };
+        run().err().unwrap_or(RPQ_OK)
+    })
+}

@@ -1,0 +1,106 @@
+//! Shared fixture reading for the integration tests (format: tests/data/conformance/FORMAT.md).
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use rapidpqp::io::load_obj;
+use rapidpqp::{Model, Placement, Triangle};
+
+pub fn conformance_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance")
+}
+
+/// One conformance case: both meshes (triangles in file order, triangle k has id k), the
+/// models built from them, and the poses.
+pub struct Case {
+    pub name: String,
+    pub a_tris: Vec<Triangle>,
+    pub b_tris: Vec<Triangle>,
+    pub a: Model,
+    pub b: Model,
+    pub poses: Vec<(Placement, Placement)>,
+}
+
+impl Case {
+    pub fn load(name: &str) -> Case {
+        let dir = conformance_dir().join(name);
+        let a_tris = load_obj(dir.join("a.obj")).unwrap().triangles();
+        let b_tris = load_obj(dir.join("b.obj")).unwrap().triangles();
+        let ids = |n: usize| (0..n as i32).collect::<Vec<_>>();
+        let a = Model::new(a_tris.clone(), ids(a_tris.len())).unwrap();
+        let b = Model::new(b_tris.clone(), ids(b_tris.len())).unwrap();
+        let poses = numbers_per_line(&dir.join("poses.txt"))
+            .into_iter()
+            .map(|v| {
+                assert_eq!(v.len(), 26);
+                let p = |o: usize| {
+                    Placement::from_rows(
+                        &[[v[o], v[o + 1], v[o + 2]], [v[o + 3], v[o + 4], v[o + 5]], [v[o + 6], v[o + 7], v[o + 8]]],
+                        &[v[o + 9], v[o + 10], v[o + 11]],
+                        v[o + 12],
+                    )
+                };
+                (p(0), p(13))
+            })
+            .collect();
+        Case { name: name.to_string(), a_tris, b_tris, a, b, poses }
+    }
+
+    pub fn has(&self, file: &str) -> bool {
+        conformance_dir().join(&self.name).join(file).exists()
+    }
+
+    pub fn lines(&self, file: &str) -> Vec<Vec<f64>> {
+        numbers_per_line(&conformance_dir().join(&self.name).join(file))
+    }
+}
+
+/// The names of all cases (folders holding poses.txt).
+pub fn all_cases() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(conformance_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("poses.txt").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+pub fn numbers_per_line(path: &std::path::Path) -> Vec<Vec<f64>> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().map(|w| w.parse::<f64>().unwrap()).collect())
+        .collect()
+}
+
+/// A recorded contact line: `rc tests tri_tests n id1 id2 ...`.
+pub struct ContactLine {
+    pub rc: i32,
+    pub bv_tests: f64,
+    pub tri_tests: f64,
+    pub pairs: Vec<(i32, i32)>,
+}
+
+pub fn contact_lines(case: &Case, file: &str) -> Vec<ContactLine> {
+    case.lines(file)
+        .into_iter()
+        .map(|v| {
+            let n = v[3] as usize;
+            assert_eq!(v.len(), 4 + 2 * n);
+            ContactLine {
+                rc: v[0] as i32,
+                bv_tests: v[1],
+                tri_tests: v[2],
+                pairs: (0..n).map(|k| (v[4 + 2 * k] as i32, v[5 + 2 * k] as i32)).collect(),
+            }
+        })
+        .collect()
+}
+
+pub fn sorted(mut pairs: Vec<(i32, i32)>) -> Vec<(i32, i32)> {
+    pairs.sort_unstable();
+    pairs
+}
