@@ -1,0 +1,1232 @@
+//! Minimum distance between two triangles, with a closest pair of points.
+//!
+//! For disjoint closed triangles the minimum is attained by a pair of edges (one of each
+//! triangle, closest points clamped to the segments) or by a vertex of one triangle and its
+//! orthogonal projection onto the other triangle's face, when that projection falls inside the
+//! face. Any such pair `(P, Q)` is certified optimal when the slab between the two planes
+//! through `P` and `Q` perpendicular to `Q − P` separates the triangles, so in the separated case
+//! the search stops at the first certified candidate. Intersecting triangles have no certified
+//! candidate; then a point of the intersection is looked for (an edge of one crossing the other,
+//! a vertex on the other, or two touching edges) and the distance is 0.
+//!
+//! The computation is done in a canonical order of the two triangles (lexicographic on their
+//! coordinates), so swapping the arguments swaps `p` and `q` and gives bit-identical numbers.
+
+use crate::geometry::tri_intersect::triangles_intersect;
+use crate::math::{Triangle, Vec3};
+
+/// Result of [`triangle_distance`]: `p` lies on the first triangle, `q` on the second and
+/// `|p − q| = distance` up to rounding. For intersecting triangles `distance == 0` and `p == q`
+/// (bit-identical) is a point of the intersection.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TriDistance {
+    pub distance: f64,
+    pub p: Vec3,
+    pub q: Vec3,
+}
+
+/// Clamps to `[0, 1]`; NaN goes to 0.
+#[inline(always)]
+fn clamp01(x: f64) -> f64 {
+    if x > 0.0 { if x < 1.0 { x } else { 1.0 } } else { 0.0 }
+}
+
+/// Closest points of the segments `[p0, p1]` and `[q0, q1]`: returns `(P, Q)` with `P` on the
+/// first segment and `Q` on the second. Handles parallel and zero-length segments (never NaN
+/// for finite input).
+///
+/// The unconstrained line parameter is computed from cross products, `s = ((q0−p0)×d2)·n / |n|²`
+/// with `n = d1×d2`, which stays accurate for nearly parallel segments (the textbook
+/// `(b f − c e)/(a e − b²)` loses all precision there); then the other parameter is the
+/// projection, and if it must be clamped the first is re-projected.
+#[inline]
+pub fn segment_closest_points(p0: &Vec3, p1: &Vec3, q0: &Vec3, q1: &Vec3) -> (Vec3, Vec3) {
+    let d1 = p1 - p0;
+    let d2 = q1 - q0;
+    segment_pair([p0, p1], &d1, d1.dot(&d1), [q0, q1], &d2, d2.dot(&d2))
+}
+
+/// [`segment_closest_points`] with the directions `d1 = p1 − p0`, `d2 = q1 − q0` and their
+/// squared lengths `a`, `e` given. Clamped closest points are the endpoints themselves.
+#[inline(always)]
+fn segment_pair(
+    p: [&Vec3; 2],
+    d1: &Vec3,
+    a: f64,
+    q: [&Vec3; 2],
+    d2: &Vec3,
+    e: f64,
+) -> (Vec3, Vec3) {
+    let (s, t) = segment_params(p[0], d1, a, q[0], d2, e);
+    let at = |x: [&Vec3; 2], d: &Vec3, s: f64| {
+        if s == 0.0 {
+            *x[0]
+        } else if s == 1.0 {
+            *x[1]
+        } else {
+            x[0] + d * s
+        }
+    };
+    (at(p, d1, s), at(q, d2, t))
+}
+
+/// The parameters `(s, t)` in `[0, 1]` of the closest points `p0 + s·d1` and `q0 + t·d2`
+/// (exactly 0 or 1 when clamped).
+#[inline(always)]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x > 0)` deliberately also catches NaN
+pub(crate) fn segment_params(
+    p0: &Vec3,
+    d1: &Vec3,
+    a: f64,
+    q0: &Vec3,
+    d2: &Vec3,
+    e: f64,
+) -> (f64, f64) {
+    let r = p0 - q0;
+    if !(a > 0.0) {
+        if !(e > 0.0) {
+            return (0.0, 0.0);
+        }
+        return (0.0, clamp01(d2.dot(&r) / e));
+    }
+    if !(e > 0.0) {
+        return (clamp01(-d1.dot(&r) / a), 0.0);
+    }
+    let b = d1.dot(d2);
+    let f = d2.dot(&r);
+    let n = d1.cross(d2);
+    let nn = n.dot(&n);
+    let s = if nn > 0.0 { clamp01(d2.cross(&r).dot(&n) / nn) } else { 0.0 };
+    let t = (b * s + f) / e;
+    if t < 0.0 {
+        (clamp01(-d1.dot(&r) / a), 0.0)
+    } else if t > 1.0 {
+        (clamp01((b - d1.dot(&r)) / a), 1.0)
+    } else {
+        // `t` is finite here (e > 0); NaN would have failed both comparisons, so clamp anyway.
+        (s, clamp01(t))
+    }
+}
+
+/// Exact minimum distance between two closed triangles (degenerate ones included), with a
+/// closest pair: `p` on `a`, `q` on `b`. See the module documentation.
+pub fn triangle_distance(a: &Triangle, b: &Triangle) -> TriDistance {
+    if precedes(b, a) {
+        let r = ordered(b, a);
+        TriDistance { distance: r.distance, p: r.q, q: r.p }
+    } else {
+        ordered(a, b)
+    }
+}
+
+/// Lexicographic order on the nine coordinates (total order, so NaN cannot break it).
+#[inline(always)]
+fn precedes(x: &Triangle, y: &Triangle) -> bool {
+    use std::cmp::Ordering::*;
+    for i in 0..3 {
+        for k in 0..3 {
+            match x[i][k].total_cmp(&y[i][k]) {
+                Less => return true,
+                Greater => return false,
+                Equal => {}
+            }
+        }
+    }
+    false
+}
+
+/// The three edge vectors `t[k+1] − t[k]`.
+#[inline(always)]
+fn edges(t: &Triangle) -> [Vec3; 3] {
+    [t[1] - t[0], t[2] - t[1], t[0] - t[2]]
+}
+
+/// The normal `(t1 − t0) × (t2 − t1)` (twice the area vector) and its squared length.
+///
+/// Any two edges give it; the cross product of rounded edges `eᵢ × eⱼ` has a direction error
+/// of about ε / sin θᵢⱼ, so the two shorter edges (the largest angle) are used. When even that
+/// angle's sine is below 0.1 (a flat "cap" sliver) the error would tilt the face enough to spoil
+/// vertex–face distances, and the normal is recomputed in double-double arithmetic from the
+/// coordinates, accurate to an ulp or so.
+#[inline(always)]
+fn normal(t: &Triangle, e: &[Vec3; 3], l: &[f64; 3]) -> (Vec3, f64) {
+    // Edge k is the longest: cross the other two (e₀×e₁ = e₁×e₂ = e₂×e₀).
+    let (i, j) = if l[0] >= l[1] {
+        if l[0] >= l[2] { (1, 2) } else { (0, 1) }
+    } else if l[1] >= l[2] {
+        (2, 0)
+    } else {
+        (0, 1)
+    };
+    let n = e[i].cross(&e[j]);
+    let nn = n.norm_squared();
+    if nn >= 1e-2 * (l[i] * l[j]) {
+        return (n, nn);
+    }
+    let n = accurate_normal(t);
+    (n, n.norm_squared())
+}
+
+/// Error-free transformations for [`accurate_normal`] (Knuth's two-sum, Dekker's product).
+#[inline]
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+#[inline]
+fn split(a: f64) -> (f64, f64) {
+    let c = 134_217_729.0 * a; // 2^27 + 1
+    let hi = c - (c - a);
+    (hi, a - hi)
+}
+
+#[inline]
+fn two_prod(a: f64, b: f64) -> (f64, f64) {
+    let p = a * b;
+    let (ah, al) = split(a);
+    let (bh, bl) = split(b);
+    (p, ((ah * bh - p) + ah * bl + al * bh) + al * bl)
+}
+
+/// `(t1 − t0) × (t2 − t1)` in double-double arithmetic, rounded once at the end.
+#[cold]
+fn accurate_normal(t: &Triangle) -> Vec3 {
+    // Edges as unevaluated sums hi + lo (exact).
+    let u: [(f64, f64); 3] = std::array::from_fn(|k| two_sum(t[1][k], -t[0][k]));
+    let v: [(f64, f64); 3] = std::array::from_fn(|k| two_sum(t[2][k], -t[1][k]));
+    // x·y for double-doubles, to double-double accuracy (the lo·lo term is negligible).
+    let mul = |x: (f64, f64), y: (f64, f64)| {
+        let (p, e) = two_prod(x.0, y.0);
+        (p, e + (x.0 * y.1 + x.1 * y.0))
+    };
+    let det = |i: usize, j: usize| {
+        let (p, e) = mul(u[i], v[j]);
+        let (q, f) = mul(u[j], v[i]);
+        let (s, g) = two_sum(p, -q);
+        s + (g + (e - f))
+    };
+    Vec3::new(det(1, 2), det(2, 0), det(0, 1))
+}
+
+/// True when `x` projects (along the normal `n`) into the closed triangle `t`.
+#[inline(always)]
+fn projects_inside(t: &Triangle, e: &[Vec3; 3], n: &Vec3, x: &Vec3) -> bool {
+    n.cross(&e[0]).dot(&(x - t[0])) >= 0.0
+        && n.cross(&e[1]).dot(&(x - t[1])) >= 0.0
+        && n.cross(&e[2]).dot(&(x - t[2])) >= 0.0
+}
+
+/// Signed in-plane distance from the projection of `x` to the nearest edge line of `t`
+/// (positive inside). Requires a non-degenerate `t` (`|n| > 0`).
+fn inside_score(t: &Triangle, e: &[Vec3; 3], n: &Vec3, x: &Vec3) -> f64 {
+    let nl = n.norm();
+    let mut s = f64::INFINITY;
+    for k in 0..3 {
+        let v = n.cross(&e[k]).dot(&(x - t[k])) / (nl * e[k].norm());
+        s = s.min(v);
+    }
+    s
+}
+
+/// The vertex of `o` closest to the plane of `t`, when all of `o` lies on one side of that plane
+/// and the vertex projects into `t`: then that vertex and its foot are a closest pair.
+#[inline(always)]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x > 0)` deliberately also catches NaN
+fn vertex_face(
+    t: &Triangle,
+    e: &[Vec3; 3],
+    n: &Vec3,
+    nn: f64,
+    o: &Triangle,
+    h: &[f64; 3],
+) -> Option<usize> {
+    if !(nn > 0.0) {
+        return None;
+    }
+    let one_side =
+        (h[0] >= 0.0 && h[1] >= 0.0 && h[2] >= 0.0) || (h[0] <= 0.0 && h[1] <= 0.0 && h[2] <= 0.0);
+    if !one_side {
+        return None;
+    }
+    let (h0, h1, h2) = (h[0].abs(), h[1].abs(), h[2].abs());
+    let k = if h0 <= h1 {
+        if h0 <= h2 { 0 } else { 2 }
+    } else if h1 <= h2 {
+        1
+    } else {
+        2
+    };
+    if projects_inside(t, e, n, &o[k]) { Some(k) } else { None }
+}
+
+/// Index of the largest of three numbers (the first on ties).
+#[inline(always)]
+fn argmax3(x: [f64; 3]) -> usize {
+    if x[0] >= x[1] {
+        if x[0] >= x[2] { 0 } else { 2 }
+    } else if x[1] >= x[2] {
+        1
+    } else {
+        2
+    }
+}
+
+/// Rounding-level tolerance of the configuration: a few ulps of the largest coordinate.
+#[inline]
+fn touch_tolerance(a: &Triangle, b: &Triangle) -> f64 {
+    let s = a[0].norm_squared()
+        + a[1].norm_squared()
+        + a[2].norm_squared()
+        + b[0].norm_squared()
+        + b[1].norm_squared()
+        + b[2].norm_squared();
+    16.0 * f64::EPSILON * s.sqrt()
+}
+
+/// Everything computed once per pair.
+struct Setup {
+    ea: [Vec3; 3],
+    eb: [Vec3; 3],
+    na: Vec3,
+    nb: Vec3,
+    nna: f64,
+    nnb: f64,
+    /// Signed (scaled) heights of a's vertices over b's plane.
+    ha: [f64; 3],
+    /// Signed (scaled) heights of b's vertices over a's plane.
+    hb: [f64; 3],
+}
+
+fn ordered(a: &Triangle, b: &Triangle) -> TriDistance {
+    let ea = edges(a);
+    let eb = edges(b);
+    let la = [ea[0].dot(&ea[0]), ea[1].dot(&ea[1]), ea[2].dot(&ea[2])];
+    let lb = [eb[0].dot(&eb[0]), eb[1].dot(&eb[1]), eb[2].dot(&eb[2])];
+    let (na, nna) = normal(a, &ea, &la);
+    let (nb, nnb) = normal(b, &eb, &lb);
+    let ha = [nb.dot(&(a[0] - b[0])), nb.dot(&(a[1] - b[0])), nb.dot(&(a[2] - b[0]))];
+    let hb = [na.dot(&(b[0] - a[0])), na.dot(&(b[1] - a[0])), na.dot(&(b[2] - a[0]))];
+    let su = Setup { ea, eb, na, nb, nna, nnb, ha, hb };
+
+    // Cheap first pass: a vertex over the other face, everything on one side.
+    if let Some(k) = vertex_face(b, &su.eb, &su.nb, su.nnb, a, &su.ha) {
+        let p = a[k];
+        let q = p - su.nb * (su.ha[k] / su.nnb);
+        let d = su.ha[k].abs() / su.nnb.sqrt();
+        return certified(a, b, &su, p, q, d);
+    }
+    if let Some(k) = vertex_face(a, &su.ea, &su.na, su.nna, b, &su.hb) {
+        let q = b[k];
+        let p = q - su.na * (su.hb[k] / su.nna);
+        let d = su.hb[k].abs() / su.nna.sqrt();
+        return certified(a, b, &su, p, q, d);
+    }
+
+    // Edge pairs: the closest points of edge i of a and edge j of b are optimal when the
+    // opposite vertices lie on the far sides of the slab (the edges' own endpoints do,
+    // since each point is the closest of its segment to the other). Edges at the vertices
+    // facing the other triangle (along the line of centroids) are tried first.
+    let dir = (b[0] + b[1] + b[2]) - (a[0] + a[1] + a[2]);
+    let ia = argmax3([a[0].dot(&dir), a[1].dot(&dir), a[2].dot(&dir)]);
+    let jb = argmax3([-b[0].dot(&dir), -b[1].dot(&dir), -b[2].dot(&dir)]);
+    // Edge k joins vertex k to k+1: the edges at vertex v are v and v+2 (mod 3).
+    let oa = [ia, (ia + 2) % 3, (ia + 1) % 3];
+    let ob = [jb, (jb + 2) % 3, (jb + 1) % 3];
+    const ORDER: [(usize, usize); 9] =
+        [(0, 0), (0, 1), (1, 0), (1, 1), (0, 2), (1, 2), (2, 0), (2, 1), (2, 2)];
+    let mut best_d2 = f64::INFINITY;
+    let mut best_p = a[0];
+    let mut best_q = b[0];
+    for &(x, y) in &ORDER {
+        let (i, j) = (oa[x], ob[y]);
+        let (p, q) = segment_pair(
+            [&a[i], &a[(i + 1) % 3]],
+            &su.ea[i],
+            la[i],
+            [&b[j], &b[(j + 1) % 3]],
+            &su.eb[j],
+            lb[j],
+        );
+        let v = q - p;
+        let d2 = v.dot(&v);
+        if d2 < best_d2 {
+            best_d2 = d2;
+            best_p = p;
+            best_q = q;
+        }
+        if d2 > 0.0 && (a[(i + 2) % 3] - p).dot(&v) <= 0.0 && (b[(j + 2) % 3] - q).dot(&v) >= 0.0 {
+            return certified(a, b, &su, p, q, d2.sqrt());
+        }
+    }
+    fallback(a, b, &su, best_d2, best_p, best_q)
+}
+
+/// A certified closest pair. At rounding-level distances the exact intersection predicate
+/// decides whether the triangles actually touch (then the distance is 0).
+#[inline]
+fn certified(a: &Triangle, b: &Triangle, su: &Setup, p: Vec3, q: Vec3, d: f64) -> TriDistance {
+    if d == 0.0 || p == q {
+        return TriDistance { distance: 0.0, p, q: p };
+    }
+    if d <= touch_tolerance(a, b) {
+        if let Some(x) = shared_vertex(a, b) {
+            return TriDistance { distance: 0.0, p: x, q: x };
+        }
+        if triangles_intersect(a, b) {
+            let (_, x) = intersection_candidate(a, b, su, Some((p, q)));
+            return TriDistance { distance: 0.0, p: x, q: x };
+        }
+    }
+    TriDistance { distance: d, p, q }
+}
+
+/// A vertex the two triangles have in common (then they touch there).
+#[cold]
+fn shared_vertex(a: &Triangle, b: &Triangle) -> Option<Vec3> {
+    a.iter().find(|x| b.contains(x)).copied()
+}
+
+/// The most plausible point of the intersection and its score: the signed distance by which it
+/// is inside both triangles (≥ 0 when it is a point of both up to rounding, negative when the
+/// best candidate misses by that much). Candidates: crossings of an edge of one triangle with
+/// the other's plane, vertices (their height above the other's plane counts against them), and
+/// the closest pair of edges (`pair`, scored by minus its distance).
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x > 0)` deliberately also catches NaN
+fn intersection_candidate(
+    a: &Triangle,
+    b: &Triangle,
+    su: &Setup,
+    pair: Option<(Vec3, Vec3)>,
+) -> (f64, Vec3) {
+    let mut best_s = f64::NEG_INFINITY;
+    let mut best_x = a[0];
+    let mut consider = |x: Vec3, s: f64| {
+        if s > best_s {
+            best_s = s;
+            best_x = x;
+        }
+    };
+    if let Some((p, q)) = pair {
+        consider(p, -(q - p).norm());
+    }
+    // Vertices and edges of `o` against the face of `t`.
+    let mut against =
+        |t: &Triangle, e: &[Vec3; 3], n: &Vec3, nn: f64, o: &Triangle, h: &[f64; 3]| {
+            if !(nn > 0.0) {
+                return;
+            }
+            let inv = 1.0 / nn.sqrt();
+            for k in 0..3 {
+                let s = inside_score(t, e, n, &o[k]).min(-(h[k].abs() * inv));
+                consider(o[k], s);
+                let l = (k + 1) % 3;
+                let (h0, h1) = (h[k], h[l]);
+                if (h0 < 0.0 && h1 > 0.0) || (h0 > 0.0 && h1 < 0.0) {
+                    let x = o[k] + (o[l] - o[k]) * (h0 / (h0 - h1));
+                    consider(x, inside_score(t, e, n, &x));
+                }
+            }
+        };
+    against(b, &su.eb, &su.nb, su.nnb, a, &su.ha);
+    against(a, &su.ea, &su.na, su.nna, b, &su.hb);
+    (best_s, best_x)
+}
+
+/// No candidate was certified: the triangles intersect, or rounding blurred a certificate.
+fn fallback(
+    a: &Triangle,
+    b: &Triangle,
+    su: &Setup,
+    edge_d2: f64,
+    edge_p: Vec3,
+    edge_q: Vec3,
+) -> TriDistance {
+    if let Some(x) = shared_vertex(a, b) {
+        return TriDistance { distance: 0.0, p: x, q: x };
+    }
+    let (score, x) = intersection_candidate(a, b, su, Some((edge_p, edge_q)));
+    if score >= -touch_tolerance(a, b) || triangles_intersect(a, b) {
+        return TriDistance { distance: 0.0, p: x, q: x };
+    }
+    // Smallest candidate over edge pairs and vertex–face projections.
+    let (mut d2, mut p, mut q) = (edge_d2, edge_p, edge_q);
+    if su.nnb > 0.0 {
+        for (x, &h) in a.iter().zip(&su.ha) {
+            let c = h * h / su.nnb;
+            if c < d2 && projects_inside(b, &su.eb, &su.nb, x) {
+                d2 = c;
+                p = *x;
+                q = x - su.nb * (h / su.nnb);
+            }
+        }
+    }
+    if su.nna > 0.0 {
+        for (x, &h) in b.iter().zip(&su.hb) {
+            let c = h * h / su.nna;
+            if c < d2 && projects_inside(a, &su.ea, &su.na, x) {
+                d2 = c;
+                q = *x;
+                p = x - su.na * (h / su.nna);
+            }
+        }
+    }
+    let d = d2.sqrt();
+    if d == 0.0 {
+        q = p;
+    }
+    TriDistance { distance: d, p, q }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// xorshift64* — deterministic, no dependencies.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        /// Uniform in [0, 1).
+        fn unit(&mut self) -> f64 {
+            (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn range(&mut self, lo: f64, hi: f64) -> f64 {
+            lo + (hi - lo) * self.unit()
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        fn vec(&mut self, lo: f64, hi: f64) -> Vec3 {
+            Vec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi))
+        }
+        fn dir(&mut self) -> Vec3 {
+            loop {
+                let v = self.vec(-1.0, 1.0);
+                let n = v.norm();
+                if n > 0.1 && n <= 1.0 {
+                    return v / n;
+                }
+            }
+        }
+        fn tri(&mut self, lo: f64, hi: f64) -> Triangle {
+            [self.vec(lo, hi), self.vec(lo, hi), self.vec(lo, hi)]
+        }
+        /// A random rotation (from a random unit quaternion).
+        fn rotation(&mut self) -> crate::math::Mat3 {
+            let q = loop {
+                let v = nalgebra::Vector4::new(
+                    self.range(-1.0, 1.0),
+                    self.range(-1.0, 1.0),
+                    self.range(-1.0, 1.0),
+                    self.range(-1.0, 1.0),
+                );
+                let n = v.norm();
+                if n > 0.1 && n <= 1.0 {
+                    break v / n;
+                }
+            };
+            let uq = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+                q[0], q[1], q[2], q[3],
+            ));
+            uq.to_rotation_matrix().into_inner()
+        }
+    }
+
+    // ---------- independent reference ----------
+
+    fn ref_point_segment(x: &Vec3, p0: &Vec3, p1: &Vec3) -> f64 {
+        let d = p1 - p0;
+        let dd = d.dot(&d);
+        if dd == 0.0 {
+            return (x - p0).norm();
+        }
+        let t = ((x - p0).dot(&d) / dd).clamp(0.0, 1.0);
+        (x - (p0 + d * t)).norm()
+    }
+
+    /// Segment–segment distance by golden-section search of the convex function
+    /// s ↦ dist(p(s), [q0, q1]) (a formulation unrelated to the closed form under test).
+    fn ref_segment_segment(p0: &Vec3, p1: &Vec3, q0: &Vec3, q1: &Vec3) -> f64 {
+        let g = |s: f64| ref_point_segment(&(p0 + (p1 - p0) * s), q0, q1);
+        let phi = 0.5 * (5f64.sqrt() - 1.0);
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        let mut x1 = hi - phi * (hi - lo);
+        let mut x2 = lo + phi * (hi - lo);
+        let (mut f1, mut f2) = (g(x1), g(x2));
+        for _ in 0..90 {
+            if f1 <= f2 {
+                hi = x2;
+                x2 = x1;
+                f2 = f1;
+                x1 = hi - phi * (hi - lo);
+                f1 = g(x1);
+            } else {
+                lo = x1;
+                x1 = x2;
+                f1 = f2;
+                x2 = lo + phi * (hi - lo);
+                f2 = g(x2);
+            }
+        }
+        f1.min(f2).min(g(0.0)).min(g(1.0)).min(g(0.5 * (lo + hi)))
+    }
+
+    /// Barycentric coordinates of the projection of x by sub-triangle areas; None if degenerate.
+    fn ref_bary(x: &Vec3, t: &Triangle) -> Option<(Vec3, [f64; 3])> {
+        let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
+        let nn = n.dot(&n);
+        if nn == 0.0 {
+            return None;
+        }
+        let foot = x - n * (n.dot(&(x - t[0])) / nn);
+        let l = [
+            n.dot(&(t[1] - foot).cross(&(t[2] - foot))) / nn,
+            n.dot(&(t[2] - foot).cross(&(t[0] - foot))) / nn,
+            n.dot(&(t[0] - foot).cross(&(t[1] - foot))) / nn,
+        ];
+        Some((foot, l))
+    }
+
+    fn ref_point_triangle(x: &Vec3, t: &Triangle) -> f64 {
+        let mut d = ref_point_segment(x, &t[0], &t[1])
+            .min(ref_point_segment(x, &t[1], &t[2]))
+            .min(ref_point_segment(x, &t[2], &t[0]));
+        if let Some((foot, l)) = ref_bary(x, t) {
+            if l.iter().all(|&v| v >= 0.0) {
+                d = d.min((x - foot).norm());
+            }
+        }
+        d
+    }
+
+    /// Does a segment cross the (non-degenerate) triangle's face transversally?
+    fn ref_segment_crosses(p: &Vec3, q: &Vec3, t: &Triangle) -> bool {
+        let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
+        if n.dot(&n) == 0.0 {
+            return false;
+        }
+        let (hp, hq) = (n.dot(&(p - t[0])), n.dot(&(q - t[0])));
+        if hp * hq > 0.0 || (hp == 0.0 && hq == 0.0) {
+            return false;
+        }
+        let x = p + (q - p) * (hp / (hp - hq));
+        ref_bary(&x, t).is_some_and(|(_, l)| l.iter().all(|&v| v >= 0.0))
+    }
+
+    /// Reference distance: 0 when an edge pierces the other triangle, else the minimum over the
+    /// 9 segment pairs and the 6 vertex–triangle distances (coplanar overlap shows up there as 0).
+    fn ref_distance(a: &Triangle, b: &Triangle) -> f64 {
+        for k in 0..3 {
+            if ref_segment_crosses(&a[k], &a[(k + 1) % 3], b)
+                || ref_segment_crosses(&b[k], &b[(k + 1) % 3], a)
+            {
+                return 0.0;
+            }
+        }
+        let mut d = f64::INFINITY;
+        for i in 0..3 {
+            for j in 0..3 {
+                d = d.min(ref_segment_segment(&a[i], &a[(i + 1) % 3], &b[j], &b[(j + 1) % 3]));
+            }
+            d = d.min(ref_point_triangle(&a[i], b)).min(ref_point_triangle(&b[i], a));
+        }
+        d
+    }
+
+    /// Euclidean projection onto the probability simplex in R³.
+    fn project_simplex(x: [f64; 3]) -> [f64; 3] {
+        let mut u = x;
+        u.sort_by(|p, q| q.total_cmp(p));
+        let mut css = 0.0;
+        let mut theta = 0.0;
+        for (k, &v) in u.iter().enumerate() {
+            css += v;
+            let t = (css - 1.0) / (k as f64 + 1.0);
+            if v - t > 0.0 {
+                theta = t;
+            }
+        }
+        [(x[0] - theta).max(0.0), (x[1] - theta).max(0.0), (x[2] - theta).max(0.0)]
+    }
+
+    /// Global minimisation over the barycentric coordinates of both triangles: the best point of
+    /// a coarse barycentric grid, then accelerated projected gradient (FISTA with restarts) on
+    /// |Σλᵢaᵢ − Σμⱼbⱼ|². Returns an achieved distance (an upper bound converging to the minimum).
+    fn grid_distance(a: &Triangle, b: &Triangle) -> f64 {
+        let c = (a[0] + a[1] + a[2] + b[0] + b[1] + b[2]) / 6.0;
+        let a = [a[0] - c, a[1] - c, a[2] - c];
+        let b = [b[0] - c, b[1] - c, b[2] - c];
+        let res = |l: &[f64; 3], m: &[f64; 3]| {
+            a[0] * l[0] + a[1] * l[1] + a[2] * l[2] - (b[0] * m[0] + b[1] * m[1] + b[2] * m[2])
+        };
+        let n = 8;
+        let mut bl = [1.0, 0.0, 0.0];
+        let mut bm = [1.0, 0.0, 0.0];
+        let mut fb = f64::INFINITY;
+        let mut grid = Vec::new();
+        for i in 0..=n {
+            for j in 0..=n - i {
+                grid.push([
+                    i as f64 / n as f64,
+                    j as f64 / n as f64,
+                    (n - i - j) as f64 / n as f64,
+                ]);
+            }
+        }
+        for l in &grid {
+            for m in &grid {
+                let v = res(l, m).norm_squared();
+                if v < fb {
+                    fb = v;
+                    bl = *l;
+                    bm = *m;
+                }
+            }
+        }
+        let lip = 2.0 * a.iter().chain(b.iter()).map(|v| v.norm_squared()).sum::<f64>();
+        let step = 1.0 / lip;
+        let (mut xl, mut xm) = (bl, bm);
+        let (mut yl, mut ym) = (bl, bm);
+        let mut tk = 1.0f64;
+        let mut fprev = fb;
+        for _ in 0..20_000 {
+            let r = res(&yl, &ym);
+            let gl = [2.0 * a[0].dot(&r), 2.0 * a[1].dot(&r), 2.0 * a[2].dot(&r)];
+            let gm = [-2.0 * b[0].dot(&r), -2.0 * b[1].dot(&r), -2.0 * b[2].dot(&r)];
+            let nl =
+                project_simplex([yl[0] - step * gl[0], yl[1] - step * gl[1], yl[2] - step * gl[2]]);
+            let nm =
+                project_simplex([ym[0] - step * gm[0], ym[1] - step * gm[1], ym[2] - step * gm[2]]);
+            let fnew = res(&nl, &nm).norm_squared();
+            if fnew < fb {
+                fb = fnew;
+            }
+            if fnew > fprev {
+                // Adaptive restart.
+                tk = 1.0;
+                yl = nl;
+                ym = nm;
+            } else {
+                let tn = 0.5 * (1.0 + (1.0 + 4.0 * tk * tk).sqrt());
+                let w = (tk - 1.0) / tn;
+                for k in 0..3 {
+                    yl[k] = nl[k] + w * (nl[k] - xl[k]);
+                    ym[k] = nm[k] + w * (nm[k] - xm[k]);
+                }
+                tk = tn;
+            }
+            yl = project_simplex(yl);
+            ym = project_simplex(ym);
+            xl = nl;
+            xm = nm;
+            fprev = fnew;
+        }
+        fb.sqrt()
+    }
+
+    fn scale(a: &Triangle, b: &Triangle) -> f64 {
+        a.iter().chain(b.iter()).map(|v| v.amax()).fold(1e-300, f64::max)
+    }
+
+    /// Checks one result against the reference and the structural promises; returns the error.
+    fn check(a: &Triangle, b: &Triangle, tol_rel: f64) -> f64 {
+        let r = triangle_distance(a, b);
+        let s = scale(a, b);
+        let tol = tol_rel * s;
+        assert!(
+            r.distance.is_finite()
+                && r.p.iter().all(|v| v.is_finite())
+                && r.q.iter().all(|v| v.is_finite())
+        );
+        assert!(r.distance >= 0.0);
+        // p on a, q on b.
+        assert!(ref_point_triangle(&r.p, a) <= tol, "p off a: {a:?} {b:?} {r:?}");
+        assert!(ref_point_triangle(&r.q, b) <= tol, "q off b: {a:?} {b:?} {r:?}");
+        assert!(((r.p - r.q).norm() - r.distance).abs() <= tol, "|p-q| != d: {a:?} {b:?} {r:?}");
+        if r.distance == 0.0 {
+            assert_eq!(r.p, r.q);
+            assert_eq!(r.p.map(f64::to_bits), r.q.map(f64::to_bits));
+        }
+        // Symmetry, bit for bit.
+        let t = triangle_distance(b, a);
+        assert_eq!(t.distance.to_bits(), r.distance.to_bits(), "asymmetric {a:?} {b:?}");
+        assert_eq!(t.p, r.q);
+        assert_eq!(t.q, r.p);
+        let want = ref_distance(a, b);
+        let err = (r.distance - want).abs();
+        assert!(
+            err <= tol,
+            "distance {} reference {} (err {:e}, scale {s}): {a:?} {b:?}",
+            r.distance,
+            want,
+            err
+        );
+        err / s
+    }
+
+    #[test]
+    fn segments_basic() {
+        let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
+        // Crossing skew segments.
+        let (p, q) = segment_closest_points(
+            &v(-1., 0., 0.),
+            &v(1., 0., 0.),
+            &v(0., -1., 1.),
+            &v(0., 1., 1.),
+        );
+        assert_eq!(p, v(0., 0., 0.));
+        assert_eq!(q, v(0., 0., 1.));
+        // Parallel overlapping: distance is the offset.
+        let (p, q) =
+            segment_closest_points(&v(0., 0., 0.), &v(2., 0., 0.), &v(1., 1., 0.), &v(3., 1., 0.));
+        assert!(((p - q).norm() - 1.0).abs() < 1e-15);
+        // Parallel, disjoint in projection: endpoint to endpoint.
+        let (p, q) =
+            segment_closest_points(&v(0., 0., 0.), &v(1., 0., 0.), &v(2., 1., 0.), &v(3., 1., 0.));
+        assert_eq!((p, q), (v(1., 0., 0.), v(2., 1., 0.)));
+        // Antiparallel and collinear.
+        let (p, q) =
+            segment_closest_points(&v(0., 0., 0.), &v(1., 0., 0.), &v(3., 0., 0.), &v(2., 0., 0.));
+        assert_eq!((p, q), (v(1., 0., 0.), v(2., 0., 0.)));
+        // Zero-length segments.
+        let (p, q) =
+            segment_closest_points(&v(1., 1., 1.), &v(1., 1., 1.), &v(0., 0., 0.), &v(2., 0., 0.));
+        assert_eq!((p, q), (v(1., 1., 1.), v(1., 0., 0.)));
+        let (p, q) =
+            segment_closest_points(&v(0., 0., 0.), &v(2., 0., 0.), &v(1., 1., 1.), &v(1., 1., 1.));
+        assert_eq!((p, q), (v(1., 0., 0.), v(1., 1., 1.)));
+        let (p, q) =
+            segment_closest_points(&v(0., 0., 0.), &v(0., 0., 0.), &v(1., 1., 1.), &v(1., 1., 1.));
+        assert_eq!((p, q), (v(0., 0., 0.), v(1., 1., 1.)));
+        // Tiny but nonzero segment lengths (subnormal squared lengths) never give NaN.
+        let e = 1e-160;
+        let (p, q) =
+            segment_closest_points(&v(0., 0., 0.), &v(e, 0., 0.), &v(0., 1., 0.), &v(0., 1., e));
+        assert!(p.iter().chain(q.iter()).all(|x| x.is_finite()));
+    }
+
+    #[test]
+    fn segments_random_against_reference() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut worst = 0.0f64;
+        for it in 0..200_000 {
+            let p0 = rng.vec(-1.0, 1.0);
+            let mut p1 = rng.vec(-1.0, 1.0);
+            let mut q0 = rng.vec(-1.0, 1.0);
+            let mut q1 = rng.vec(-1.0, 1.0);
+            match it % 6 {
+                // Nearly parallel.
+                1 => {
+                    let d = (p1 - p0) * rng.range(-2.0, 2.0);
+                    q1 = q0 + d + rng.vec(-1.0, 1.0) * 10f64.powi(-(rng.below(16) as i32));
+                }
+                // Exactly parallel / collinear.
+                2 => {
+                    q1 = q0 + (p1 - p0) * rng.range(-2.0, 2.0);
+                    if rng.below(2) == 0 {
+                        q0 = p0 + (p1 - p0) * rng.range(-2.0, 2.0);
+                        q1 = p0 + (p1 - p0) * rng.range(-2.0, 2.0);
+                    }
+                }
+                // Zero-length.
+                3 => {
+                    p1 = p0;
+                }
+                // Nearly intersecting, nearly parallel.
+                4 => {
+                    let c = p0 + (p1 - p0) * rng.range(0.0, 1.0);
+                    let d = (p1 - p0) + rng.vec(-1.0, 1.0) * 10f64.powi(-(rng.below(14) as i32));
+                    q0 = c - d * rng.range(0.0, 1.0);
+                    q1 = c + d * rng.range(0.0, 1.0);
+                }
+                _ => {}
+            }
+            let (p, q) = segment_closest_points(&p0, &p1, &q0, &q1);
+            assert!(
+                ref_point_segment(&p, &p0, &p1) <= 4e-15 * (p0.amax() + p1.amax())
+                    && ref_point_segment(&q, &q0, &q1) <= 4e-15 * (q0.amax() + q1.amax()),
+                "{it} {p0:?} {p1:?} {q0:?} {q1:?} {p:?} {q:?} {} {}",
+                ref_point_segment(&p, &p0, &p1),
+                ref_point_segment(&q, &q0, &q1)
+            );
+            let d = (p - q).norm();
+            let want = ref_segment_segment(&p0, &p1, &q0, &q1);
+            let err = d - want;
+            worst = worst.max(err.abs());
+            assert!(
+                err.abs() <= 4e-15 * (p0.amax() + p1.amax() + q0.amax() + q1.amax()),
+                "{p0:?} {p1:?} {q0:?} {q1:?}: {d} vs {want}"
+            );
+        }
+        eprintln!("segment worst abs error {worst:e}");
+    }
+
+    fn v(x: f64, y: f64, z: f64) -> Vec3 {
+        Vec3::new(x, y, z)
+    }
+
+    #[test]
+    fn constructed_cases() {
+        let a = [v(0., 0., 0.), v(1., 0., 0.), v(0., 1., 0.)];
+        // Parallel offset triangles.
+        for &h in &[1.0, 0.25, 1e-3, 1e-9, 3.5] {
+            let b = [v(0.1, 0.1, h), v(0.6, 0.1, h), v(0.1, 0.6, h)];
+            let r = triangle_distance(&a, &b);
+            assert_eq!(r.distance, h);
+            assert_eq!(r.q.z, h);
+            assert_eq!(r.p.z, 0.0);
+            check(&a, &b, 1e-14);
+            // Rotated copies of the same configuration.
+            let b2 = [v(1.0, 1.0, h), v(-0.5, 0.2, h), v(0.2, -0.5, h)];
+            assert!((triangle_distance(&a, &b2).distance - h).abs() <= 1e-15);
+            check(&a, &b2, 1e-14);
+        }
+        // Coplanar separated.
+        let b = [v(2., 0., 0.), v(3., 0., 0.), v(2., 1., 0.)];
+        let r = triangle_distance(&a, &b);
+        assert_eq!(r.distance, 1.0);
+        assert_eq!((r.p, r.q), (v(1., 0., 0.), v(2., 0., 0.)));
+        let b = [v(1., 1., 0.), v(2., 1., 0.), v(1., 2., 0.)];
+        assert!((triangle_distance(&a, &b).distance - 0.5f64.sqrt()).abs() < 1e-15);
+        // Vertex above the face centre.
+        let b = [v(1. / 3., 1. / 3., 2.), v(5., 5., 7.), v(-4., 6., 9.)];
+        let r = triangle_distance(&a, &b);
+        assert_eq!(r.distance, 2.0);
+        assert_eq!(r.q, b[0]);
+        assert_eq!(r.p, v(1. / 3., 1. / 3., 0.));
+        // Vertex below, face of the second triangle.
+        let r = triangle_distance(&b, &a);
+        assert_eq!(r.distance, 2.0);
+        assert_eq!(r.p, b[0]);
+        // Edge over edge (skew).
+        let b = [v(0.5, -1.0, 0.5), v(0.5, 0.0, 1.0), v(0.5, -1.0, 3.)];
+        let r = triangle_distance(&a, &b);
+        assert!((r.distance - 0.8f64.sqrt()).abs() <= 1e-15);
+        assert!((r.p - v(0.5, 0.0, 0.0)).norm() <= 1e-15);
+        assert!((r.q - v(0.5, -0.4, 0.8)).norm() <= 1e-15);
+        // Edge parallel to the face above it: distance 1, attained along a segment.
+        let b = [v(0.5, -0.5, 1.), v(0.5, 0.5, 1.), v(0.5, 0.0, 3.)];
+        let r = triangle_distance(&a, &b);
+        assert_eq!(r.distance, 1.0);
+        assert!(r.p.x == 0.5 && r.p.z == 0.0 && (0.0..=0.5).contains(&r.p.y));
+        // Crossing triangles: distance 0, p == q on both.
+        let b = [v(0.2, 0.2, -1.), v(0.3, 0.2, 1.), v(0.25, 5., 0.)];
+        let r = triangle_distance(&a, &b);
+        assert_eq!(r.distance, 0.0);
+        assert_eq!(r.p, r.q);
+        assert!(ref_point_triangle(&r.p, &a) <= 1e-12 && ref_point_triangle(&r.p, &b) <= 1e-12);
+        check(&a, &b, 1e-14);
+        // Piercing through the interior of the other face only (no vertex inside, no edge pair touching).
+        let b = [v(0.2, 0.2, -1.), v(0.2, 0.2, 1.), v(-3., -3., 0.)];
+        let r = triangle_distance(&a, &b);
+        assert_eq!(r.distance, 0.0);
+        assert!(ref_point_triangle(&r.p, &a) <= 1e-12 && ref_point_triangle(&r.p, &b) <= 1e-12);
+        // Coplanar overlap: star of David (edges cross, no vertex inside the other).
+        let t1 = [v(0., 1., 0.), v(-0.866, -0.5, 0.), v(0.866, -0.5, 0.)];
+        let t2 = [v(0., -1., 0.), v(0.866, 0.5, 0.), v(-0.866, 0.5, 0.)];
+        let r = triangle_distance(&t1, &t2);
+        assert_eq!(r.distance, 0.0);
+        assert!(ref_point_triangle(&r.p, &t1) <= 1e-12 && ref_point_triangle(&r.p, &t2) <= 1e-12);
+        // Coplanar, one inside the other.
+        let t3 = [v(0., 0.2, 0.), v(-0.1, 0., 0.), v(0.1, 0., 0.)];
+        let r = triangle_distance(&t1, &t3);
+        assert_eq!(r.distance, 0.0);
+        assert!(ref_point_triangle(&r.p, &t1) <= 1e-12 && ref_point_triangle(&r.p, &t3) <= 1e-12);
+        // Touching: shared vertex, shared edge, vertex on face, vertex on edge.
+        let b = [v(1., 0., 0.), v(2., 0., 0.), v(1., 0., 1.)];
+        let r = triangle_distance(&a, &b);
+        assert_eq!((r.distance, r.p, r.q), (0.0, v(1., 0., 0.), v(1., 0., 0.)));
+        let b = [v(1., 0., 0.), v(0., 1., 0.), v(1., 1., 1.)];
+        let r = triangle_distance(&a, &b);
+        assert_eq!(r.distance, 0.0);
+        assert!(ref_point_triangle(&r.p, &a) == 0.0 && ref_point_triangle(&r.p, &b) <= 1e-15);
+        let b = [v(0.25, 0.25, 0.), v(1., 1., 1.), v(0., 1., 1.)];
+        let r = triangle_distance(&a, &b);
+        assert_eq!((r.distance, r.p, r.q), (0.0, b[0], b[0]));
+        let b = [v(0.5, 0.5, 0.), v(1., 1., 1.), v(2., 1., 1.)];
+        let r = triangle_distance(&a, &b);
+        assert_eq!(r.distance, 0.0);
+        // Identical triangles.
+        let r = triangle_distance(&a, &a);
+        assert_eq!(r.distance, 0.0);
+        assert!(ref_point_triangle(&r.p, &a) == 0.0);
+        let t = [v(0.1, 7.3, -2.), v(3.3, 1.1, 0.7), v(-1.9, 0.4, 2.2)];
+        assert_eq!(triangle_distance(&t, &t).distance, 0.0);
+        // Degenerate: segment triangles and point triangles.
+        let seg = [v(0.2, 0.2, 1.), v(0.2, 0.2, 3.), v(0.2, 0.2, 2.)];
+        let r = triangle_distance(&a, &seg);
+        assert_eq!((r.distance, r.p, r.q), (1.0, v(0.2, 0.2, 0.), v(0.2, 0.2, 1.)));
+        let seg = [v(0.2, 0.2, -1.), v(0.2, 0.2, 3.), v(0.2, 0.2, 3.)];
+        let r = triangle_distance(&a, &seg);
+        assert_eq!(r.distance, 0.0);
+        assert_eq!(r.p, v(0.2, 0.2, 0.));
+        let pt = [v(2., 2., 2.); 3];
+        let r = triangle_distance(&a, &pt);
+        assert!((r.distance - (1.5f64 * 1.5 * 2.0 + 4.0).sqrt()).abs() < 1e-15);
+        assert_eq!(r.q, pt[0]);
+        let pt2 = [v(0.25, 0.25, 0.); 3];
+        let r = triangle_distance(&a, &pt2);
+        assert_eq!((r.distance, r.p, r.q), (0.0, pt2[0], pt2[0]));
+        let r = triangle_distance(&pt, &pt);
+        assert_eq!((r.distance, r.p, r.q), (0.0, pt[0], pt[0]));
+        let r = triangle_distance(&pt, &pt2);
+        assert_eq!((r.distance, r.p, r.q), ((pt[0] - pt2[0]).norm(), pt[0], pt2[0]));
+        let s1 = [v(0., 0., 0.), v(1., 0., 0.), v(1., 0., 0.)];
+        let s2 = [v(0.5, -1., 1.), v(0.5, 1., 1.), v(0.5, 0., 1.)];
+        let r = triangle_distance(&s1, &s2);
+        assert_eq!((r.distance, r.p, r.q), (1.0, v(0.5, 0., 0.), v(0.5, 0., 1.)));
+        let s2 = [v(0.5, -1., 0.), v(0.5, 1., 0.), v(0.5, 0., 0.)];
+        let r = triangle_distance(&s1, &s2);
+        assert_eq!((r.distance, r.p, r.q), (0.0, v(0.5, 0., 0.), v(0.5, 0., 0.)));
+    }
+
+    #[test]
+    fn non_finite_input_does_not_panic() {
+        let a = [v(0., 0., 0.), v(1., 0., 0.), v(0., 1., 0.)];
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let b = [v(bad, 0., 1.), v(1., 1., 1.), v(0., 1., 1.)];
+            let _ = triangle_distance(&a, &b);
+            let _ = triangle_distance(&b, &a);
+            let _ = triangle_distance(&b, &b);
+            let _ = segment_closest_points(&b[0], &b[1], &a[0], &a[1]);
+        }
+    }
+
+    /// Distance from `v` to the plane of `t` in double-double arithmetic (test reference).
+    fn dd_plane_distance(t: &Triangle, v: &Vec3) -> f64 {
+        type Dd = (f64, f64);
+        fn fast(a: f64, b: f64) -> Dd {
+            let s = a + b;
+            (s, b - (s - a))
+        }
+        fn add(x: Dd, y: Dd) -> Dd {
+            let s = x.0 + y.0;
+            let bb = s - x.0;
+            let e = (x.0 - (s - bb)) + (y.0 - bb);
+            fast(s, e + x.1 + y.1)
+        }
+        fn mul(x: Dd, y: Dd) -> Dd {
+            let p = x.0 * y.0;
+            let e = x.0.mul_add(y.0, -p); // exact (software fma if need be)
+            fast(p, e + x.0 * y.1 + x.1 * y.0)
+        }
+        let sub = |x: f64, y: f64| add((x, 0.0), (-y, 0.0));
+        let neg = |x: Dd| (-x.0, -x.1);
+        let u: Vec<Dd> = (0..3).map(|k| sub(t[1][k], t[0][k])).collect();
+        let w: Vec<Dd> = (0..3).map(|k| sub(t[2][k], t[0][k])).collect();
+        let n = [
+            add(mul(u[1], w[2]), neg(mul(u[2], w[1]))),
+            add(mul(u[2], w[0]), neg(mul(u[0], w[2]))),
+            add(mul(u[0], w[1]), neg(mul(u[1], w[0]))),
+        ];
+        let r: Vec<Dd> = (0..3).map(|k| sub(v[k], t[0][k])).collect();
+        let h = add(add(mul(n[0], r[0]), mul(n[1], r[1])), mul(n[2], r[2]));
+        let nn = add(add(mul(n[0], n[0]), mul(n[1], n[1])), mul(n[2], n[2]));
+        (h.0 + h.1).abs() / (nn.0 + nn.1).sqrt()
+    }
+
+    #[test]
+    fn vertex_over_sliver_faces() {
+        // Thin triangles (width down to 1e-8 of their length) in random orientations, a vertex
+        // above a point well inside: the distance is the exact height (the rounded edges'
+        // cross product alone would tilt the face by ~1e-16/width).
+        let mut rng = Rng(0x51_1ce5);
+        let mut worst = 0.0f64;
+        for it in 0..30_000 {
+            let w = 10f64.powi(-2 - (it % 7));
+            let r = rng.rotation();
+            let o = rng.vec(-1.0, 1.0);
+            let apex = v(rng.unit(), w, 0.0);
+            let t = [o, r * v(1.0, 0.0, 0.0) + o, r * apex + o];
+            let (l1, l2) = (0.2 + 0.3 * rng.unit(), 0.2 + 0.3 * rng.unit());
+            let h = 0.01 + 0.5 * rng.unit();
+            let top = r * (v(1.0, 0.0, 0.0) * l1 + apex * l2 + v(0.0, 0.0, h)) + o;
+            let other = [top, top + r * v(0.1, 0.5, 0.3), top + r * v(-0.1, 0.4, 0.5)];
+            let want = dd_plane_distance(&t, &top);
+            let (r1, r2) = (triangle_distance(&t, &other), triangle_distance(&other, &t));
+            assert_eq!((r1.q, r2.p), (top, top));
+            for res in [r1, r2] {
+                let err = (res.distance - want).abs();
+                worst = worst.max(err);
+                assert!(err <= 1e-14, "width {w:e}: {} vs {want}", res.distance);
+            }
+        }
+        eprintln!("sliver faces: worst error {worst:e}");
+    }
+
+    /// A random configuration of one of several families.
+    fn random_pair(rng: &mut Rng, family: u64) -> (Triangle, Triangle) {
+        let mut a = rng.tri(-1.0, 1.0);
+        let mut b = rng.tri(-1.0, 1.0);
+        match family {
+            // Plain random (many intersect).
+            0 => {}
+            // Separated by a random offset.
+            1 => {
+                let o = rng.dir() * rng.range(0.0, 3.0);
+                for x in &mut b {
+                    *x += o;
+                }
+            }
+            // Pushed to near-touching (or slightly overlapping) along the closest direction.
+            2 | 3 => {
+                let o = rng.dir() * 3.0;
+                for x in &mut b {
+                    *x += o;
+                }
+                let r = triangle_distance(&a, &b);
+                let dir = r.p - r.q;
+                let target = if family == 2 {
+                    10f64.powi(-(rng.below(15) as i32))
+                } else {
+                    -(10f64.powi(-(rng.below(15) as i32)))
+                };
+                let shift = dir * (1.0 - target.max(-0.5) / r.distance.max(1e-300));
+                for x in &mut b {
+                    *x += shift;
+                }
+            }
+            // Coplanar (exactly in z = c), sometimes rotated (then only nearly coplanar).
+            4 | 5 => {
+                let c = rng.range(-1.0, 1.0);
+                for x in a.iter_mut().chain(b.iter_mut()) {
+                    x.z = c;
+                }
+                if family == 5 {
+                    let r = rng.rotation();
+                    for x in a.iter_mut().chain(b.iter_mut()) {
+                        *x = r * *x;
+                    }
+                }
+            }
+            // Parallel planes with a small offset.
+            6 => {
+                let h = 10f64.powi(-(rng.below(12) as i32))
+                    * if rng.below(2) == 0 { 1.0 } else { -1.0 };
+                for x in &mut a {
+                    x.z = 0.0;
+                }
+                for x in &mut b {
+                    x.z = h;
+                }
+                let r = rng.rotation();
+                for x in a.iter_mut().chain(b.iter_mut()) {
+                    *x = r * *x;
+                }
+            }
+            // Degenerate triangles: collinear or coincident points.
+            7 => {
+                let which = rng.below(4);
+                let t = if rng.below(2) == 0 { &mut a } else { &mut b };
+                match which {
+                    0 => t[2] = t[0] + (t[1] - t[0]) * rng.range(-1.0, 2.0),
+                    1 => t[1] = t[0],
+                    2 => {
+                        t[1] = t[0];
+                        t[2] = t[0];
+                    }
+                    _ => {
+                        t[2] = t[1];
+                    }
+                }
+                if rng.below(3) == 0 {
+                    b[1] = b[0] + (b[2] - b[0]) * rng.range(-1.0, 2.0);
+                }
+            }
+            // Mesh-like neighbours: shared vertex or shared edge.
+            8 => {
+                b[0] = a[rng.below(3) as usize];
+                if rng.below(2) == 0 {
+                    b[1] = a[(rng.below(3)) as usize];
+                }
+                b.swap(0, rng.below(3) as usize);
+            }
+            // Far from the origin and at very different sizes.
+            9 => {
+                let off = rng.vec(-1.0, 1.0) * 1e3;
+                let s = 10f64.powi(rng.below(7) as i32 - 3);
+                for x in &mut a {
+                    *x += off;
+                }
+                for x in &mut b {
+                    *x = *x * s + off + rng.dir() * rng.range(0.0, 2.0);
+                }
+            }
+            // A vertex hovering just above or on the other face / edge.
+            _ => {
+                let l = [rng.unit(), rng.unit(), rng.unit()];
+                let sum = l[0] + l[1] + l[2];
+                let on = (a[0] * l[0] + a[1] * l[1] + a[2] * l[2]) / sum;
+                let n = (a[1] - a[0]).cross(&(a[2] - a[0])).normalize();
+                let h = if rng.below(3) == 0 { 0.0 } else { 10f64.powi(-(rng.below(15) as i32)) };
+                let k = rng.below(3) as usize;
+                b[k] = on + n * h;
+                let side = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+                for (i, x) in b.iter_mut().enumerate() {
+                    if i != k {
+                        *x = *x + n * (side * (n.dot(&(*x - on))).abs() + 0.1);
+                        if side < 0.0 {
+                            *x -= n * 0.2;
+                        }
+                    }
+                }
+            }
+        }
+        (a, b)
+    }
+
+    #[test]
+    fn random_against_reference() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let families = 11;
+        let mut worst = vec![0.0f64; families as usize];
+        let mut zero = vec![0usize; families as usize];
+        let n = 121_000;
+        for it in 0..n {
+            let family = it % families;
+            let (a, b) = random_pair(&mut rng, family);
+            let e = check(&a, &b, 1e-13);
+            worst[family as usize] = worst[family as usize].max(e);
+            if triangle_distance(&a, &b).distance == 0.0 {
+                zero[family as usize] += 1;
+            }
+        }
+        eprintln!("worst relative error per family {worst:?}");
+        eprintln!("distance 0 per family {zero:?} of {}", n / families);
+    }
+
+    #[test]
+    fn random_against_grid_search_and_samples() {
+        let mut rng = Rng(0xdead_beef_cafe_f00d);
+        let mut worst = 0.0f64;
+        for it in 0..2200 {
+            let (a, b) = random_pair(&mut rng, it % 11);
+            let r = triangle_distance(&a, &b);
+            let s = scale(&a, &b);
+            let g = grid_distance(&a, &b);
+            assert!(r.distance <= g + 1e-13 * s, "{a:?} {b:?}: {} > grid {}", r.distance, g);
+            assert!(
+                r.distance.powi(2) >= g * g - 1e-10 * s * s,
+                "{a:?} {b:?}: {} << grid {}",
+                r.distance,
+                g
+            );
+            worst = worst.max((g * g - r.distance.powi(2)) / (s * s));
+            // No sampled pair of points is closer than the answer.
+            for _ in 0..50 {
+                let (l, m) =
+                    ([rng.unit(), rng.unit(), rng.unit()], [rng.unit(), rng.unit(), rng.unit()]);
+                let x = (a[0] * l[0] + a[1] * l[1] + a[2] * l[2]) / (l[0] + l[1] + l[2]);
+                let y = (b[0] * m[0] + b[1] * m[1] + b[2] * m[2]) / (m[0] + m[1] + m[2]);
+                assert!(r.distance <= (x - y).norm() + 1e-13 * s);
+            }
+        }
+        eprintln!("grid search: worst (grid² − d²)/scale² = {worst:e}");
+    }
+}
