@@ -58,6 +58,14 @@ impl Node {
     pub fn triangle(&self) -> usize {
         (self.payload & !LEAF_BIT) as usize
     }
+    /// The raw child/leaf word, for serialization.
+    pub fn payload(&self) -> u32 {
+        self.payload
+    }
+    /// A node from its parts (serialization); [`Model::from_parts`] validates the tree.
+    pub fn from_parts(obb: Obb, rss: Rss, payload: u32) -> Node {
+        Node { obb, rss, payload }
+    }
 }
 
 /// Collects triangles and their caller ids, then builds a [`Model`].
@@ -203,6 +211,25 @@ impl Model {
         Ok(Model { triangles: leaf_triangles, ids: leaf_ids, nodes, magnitude })
     }
 
+    /// Reassembles a model from the parts of a built one (as serialized), checking the
+    /// tree's invariants so that a corrupted input is refused rather than trusted.
+    pub fn from_parts(
+        triangles: Vec<Triangle>,
+        ids: Vec<i32>,
+        nodes: Vec<Node>,
+    ) -> Result<Model, String> {
+        if triangles.is_empty() || triangles.len() != ids.len() {
+            return Err("a model needs one id per triangle and at least one triangle".into());
+        }
+        if !triangles.iter().all(triangle_is_finite) {
+            return Err(BuildError::NonFiniteCoordinate.to_string());
+        }
+        let magnitude = triangles.iter().flat_map(|t| t.iter()).map(|p| p.amax()).fold(0.0, f64::max);
+        let model = Model { triangles, ids, nodes, magnitude };
+        model.validate()?;
+        Ok(model)
+    }
+
     /// Convenience: a model from vertices and index triples; triangle k gets id k.
     pub fn from_indexed(vertices: &[Vec3], faces: &[[u32; 3]]) -> Result<Model, BuildError> {
         let mut triangles = Vec::with_capacity(faces.len());
@@ -255,7 +282,11 @@ impl Model {
         let mut stack = vec![0usize];
         let mut below: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
         let mut post = Vec::with_capacity(self.nodes.len());
+        let mut visited = vec![false; self.nodes.len()];
         while let Some(i) = stack.pop() {
+            if std::mem::replace(&mut visited[i], true) {
+                return Err(format!("node {i} is reached twice"));
+            }
             post.push(i);
             let node = &self.nodes[i];
             if node.is_leaf() {

@@ -8,6 +8,8 @@ pub mod native;
 pub mod pqp;
 pub mod rapid;
 pub mod vcollide;
+pub mod batch;
+pub mod serialize;
 
 use std::collections::HashSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -273,11 +273,11 @@ pub unsafe extern "C" fn RAPID_EndModel(m: *mut RAPID_model) -> c_int {
 /// As `RAPID_CollideScaled`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn RAPID_Collide(
-    r1: *const [f64; 3],
-    t1: *const f64,
+    r1: *mut [f64; 3],
+    t1: *mut f64,
     o1: *mut RAPID_model,
-    r2: *const [f64; 3],
-    t2: *const f64,
+    r2: *mut [f64; 3],
+    t2: *mut f64,
     o2: *mut RAPID_model,
     flag: c_int,
 ) -> c_int {
@@ -298,12 +298,12 @@ pub unsafe extern "C" fn RAPID_Collide(
 /// pointers from `RAPID_model_new`. Not for concurrent use.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn RAPID_CollideScaled(
-    r1: *const [f64; 3],
-    t1: *const f64,
+    r1: *mut [f64; 3],
+    t1: *mut f64,
     s1: f64,
     o1: *mut RAPID_model,
-    r2: *const [f64; 3],
-    t2: *const f64,
+    r2: *mut [f64; 3],
+    t2: *mut f64,
     s2: f64,
     o2: *mut RAPID_model,
     flag: c_int,
