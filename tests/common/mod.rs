@@ -104,3 +104,44 @@ pub fn sorted(mut pairs: Vec<(i32, i32)>) -> Vec<(i32, i32)> {
     pairs.sort_unstable();
     pairs
 }
+
+/// `target/<profile>`: the test binary lives in `target/<profile>/deps`.
+pub fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("path of the test binary");
+    exe.parent()
+        .and_then(std::path::Path::parent)
+        .expect("target/<profile>/deps/<test binary>")
+        .to_path_buf()
+}
+
+/// A C library artifact (`librapidpqp.a` or `.so`) of this very build. `cargo test` builds
+/// the library only as an rlib for the tests, so the C artifacts are brought up to date here
+/// (a no-op when they are), never used stale.
+pub fn built_library(file: &str) -> PathBuf {
+    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    let profile = profile_dir();
+    BUILT.get_or_init(|| {
+        let target_dir = profile.parent().expect("target dir");
+        let mut cargo = std::process::Command::new(env!("CARGO"));
+        cargo
+            .args(["build", "--lib", "--quiet", "--manifest-path"])
+            .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .arg("--target-dir")
+            .arg(target_dir);
+        match profile.file_name().and_then(|n| n.to_str()) {
+            Some("debug") => {}
+            Some("release") => {
+                cargo.arg("--release");
+            }
+            Some(other) => {
+                cargo.args(["--profile", other]);
+            }
+            None => panic!("unexpected target layout {}", profile.display()),
+        }
+        let status = cargo.status().expect("run cargo build --lib");
+        assert!(status.success(), "cargo build --lib failed");
+    });
+    let path = profile.join(file);
+    assert!(path.is_file(), "{} not found after cargo build --lib", path.display());
+    path
+}
