@@ -13,6 +13,7 @@ pub mod math;
 pub mod model;
 pub mod query;
 pub mod nbody;
+pub mod serialize;
 
 pub use math::{Mat3, Placement, Triangle, Vec3};
 pub use model::{BuildError, Model, ModelBuilder};
