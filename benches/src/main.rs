@@ -1,0 +1,505 @@
+//! rapidpqp benchmark: prints one table per scenario (time per query, work counts,
+//! contacts, ratios to the reference figures of RAPID 2.01 and PQP 1.3 measured on this
+//! machine kind) and writes the rows as CSV under `benches/results/<machine>/`.
+//!
+//! Run: `cargo run --release --manifest-path benches/Cargo.toml -- [--full] [--quick]`
+//! (`--full`: Scenario I with the paper's 15°/60° sampling instead of 45°/120°;
+//! `--quick`: fewer repeats).
+
+use std::f64::consts::PI;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rapidpqp::bv::obb::BoxTest;
+use rapidpqp::io::load_obj;
+use rapidpqp::query::distance::{DistanceCache, DistanceRequest, distance, tolerance};
+use rapidpqp::query::{CollideRequest, CollideResult, collide};
+use rapidpqp::{Mat3, Model, Placement, Triangle, Vec3};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// One measured line of a table.
+struct Row {
+    scenario: String,
+    query: String,
+    variant: String,
+    queries: usize,
+    /// Median over repeats of the mean time per query, µs.
+    mean_us: f64,
+    /// Median over queries of the per-query time (best of the repeats), µs.
+    median_us: f64,
+    bv_tests: f64,
+    tri_tests: f64,
+    contacts: f64,
+    /// Reference figure and what it is, when the issue gives one.
+    reference: Option<(f64, &'static str)>,
+}
+
+struct Bench {
+    repeats: usize,
+    rows: Vec<Row>,
+}
+
+type Pose = (Placement, Placement);
+
+#[derive(Clone, Copy)]
+enum Query {
+    Collide { first: bool, box_test: BoxTest },
+    Distance,
+    Tolerance(f64),
+}
+
+impl Query {
+    fn name(&self) -> String {
+        match self {
+            Query::Collide { first: false, .. } => "collide all".into(),
+            Query::Collide { first: true, .. } => "collide first".into(),
+            Query::Distance => "distance".into(),
+            Query::Tolerance(t) => format!("tolerance {t}"),
+        }
+    }
+    fn variant(&self) -> String {
+        match self {
+            Query::Collide { box_test: BoxTest::Sat15, .. } => "SAT-15".into(),
+            Query::Collide { box_test: BoxTest::SatLite, .. } => "SAT-lite".into(),
+            _ => "RSS".into(),
+        }
+    }
+}
+
+impl Bench {
+    /// Times `query` over all poses, `repeats` times.
+    fn run(&mut self, scenario: &str, a: &Model, b: &Model, poses: &[Pose], query: Query, reference: Option<(f64, &'static str)>) {
+        let mut out = CollideResult::new();
+        let mut per_query = vec![f64::INFINITY; poses.len()];
+        let mut sweeps = Vec::new();
+        let (mut bv, mut tri, mut contacts) = (0u64, 0u64, 0u64);
+        for rep in 0..self.repeats {
+            let mut cache = DistanceCache::default();
+            let sweep = Instant::now();
+            for (k, (p1, p2)) in poses.iter().enumerate() {
+                let start = Instant::now();
+                let (b_tests, t_tests, c) = match query {
+                    Query::Collide { first, box_test } => {
+                        let request = CollideRequest { first_contact: first, box_test, ..Default::default() };
+                        collide(a, p1, b, p2, &request, &mut out);
+                        (out.bv_tests, out.tri_tests, out.pairs.len() as u64)
+                    }
+                    Query::Distance => {
+                        let r = distance(a, p1, b, p2, &DistanceRequest::default(), Some(&mut cache));
+                        (r.bv_tests, r.tri_tests, 0)
+                    }
+                    Query::Tolerance(t) => {
+                        let r = tolerance(a, p1, b, p2, t, 2);
+                        (r.bv_tests, r.tri_tests, u64::from(r.closer))
+                    }
+                };
+                per_query[k] = per_query[k].min(start.elapsed().as_secs_f64() * 1e6);
+                if rep == 0 {
+                    bv += b_tests;
+                    tri += t_tests;
+                    contacts += c;
+                }
+            }
+            sweeps.push(sweep.elapsed().as_secs_f64() * 1e6 / poses.len() as f64);
+        }
+        let n = poses.len() as f64;
+        self.rows.push(Row {
+            scenario: scenario.into(),
+            query: query.name(),
+            variant: query.variant(),
+            queries: poses.len(),
+            mean_us: median(&mut sweeps),
+            median_us: median(&mut per_query),
+            bv_tests: bv as f64 / n,
+            tri_tests: tri as f64 / n,
+            contacts: contacts as f64 / n,
+            reference,
+        });
+    }
+
+    fn print_scenario(&self, scenario: &str) {
+        println!("\n## {scenario}\n");
+        println!(
+            "| query | BV test | poses | mean µs | median µs | BV tests | tri tests | contacts | reference | ref µs | speed-up |"
+        );
+        println!("|---|---|---|---|---|---|---|---|---|---|---|");
+        for r in self.rows.iter().filter(|r| r.scenario == scenario) {
+            let (reference, ref_us, ratio) = match r.reference {
+                Some((us, what)) => (what.to_string(), format!("{us:.1}"), format!("{:.2}×", us / r.mean_us)),
+                None => ("".into(), "".into(), "".into()),
+            };
+            println!(
+                "| {} | {} | {} | {:.2} | {:.2} | {:.1} | {:.1} | {:.1} | {} | {} | {} |",
+                r.query, r.variant, r.queries, r.mean_us, r.median_us, r.bv_tests, r.tri_tests, r.contacts,
+                reference, ref_us, ratio
+            );
+        }
+    }
+
+    fn write_csv(&self, dir: &Path) {
+        std::fs::create_dir_all(dir).expect("results dir");
+        let mut text = String::from(
+            "scenario,query,variant,poses,mean_us,median_us,bv_tests,tri_tests,contacts,reference,reference_us\n",
+        );
+        for r in &self.rows {
+            let (what, us) = r.reference.map_or(("", f64::NAN), |(us, what)| (what, us));
+            let _ = writeln!(
+                text,
+                "{},{},{},{},{:.3},{:.3},{:.1},{:.1},{:.2},{},{}",
+                r.scenario, r.query, r.variant, r.queries, r.mean_us, r.median_us, r.bv_tests, r.tri_tests,
+                r.contacts, what, us
+            );
+        }
+        std::fs::write(dir.join("queries.csv"), text).expect("write csv");
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
+}
+
+fn model_from(tris: Vec<Triangle>) -> Model {
+    let ids = (0..tris.len() as i32).collect();
+    Model::new(tris, ids).expect("model builds")
+}
+
+fn load_model(path: &Path) -> (Model, Vec<Triangle>) {
+    let tris = load_obj(path).unwrap_or_else(|e| panic!("{e}")).triangles();
+    (model_from(tris.clone()), tris)
+}
+
+fn fixture_poses(case: &str) -> Vec<Pose> {
+    let text = std::fs::read_to_string(root().join("tests/data/conformance").join(case).join("poses.txt")).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Vec<f64> = l.split_whitespace().map(|w| w.parse().unwrap()).collect();
+            let p = |o: usize| {
+                Placement::from_rows(
+                    &[[v[o], v[o + 1], v[o + 2]], [v[o + 3], v[o + 4], v[o + 5]], [v[o + 6], v[o + 7], v[o + 8]]],
+                    &[v[o + 9], v[o + 10], v[o + 11]],
+                    v[o + 12],
+                )
+            };
+            (p(0), p(13))
+        })
+        .collect()
+}
+
+fn placement(rotation: Mat3, translation: Vec3) -> Placement {
+    Placement { rotation, translation, scale: 1.0 }
+}
+
+fn rot_x(a: f64) -> Mat3 {
+    *nalgebra::Rotation3::from_axis_angle(&Vec3::x_axis(), a).matrix()
+}
+
+/// Torus of major radius `big`, minor `small`, `n` × `m` grid (2·n·m triangles).
+fn torus(big: f64, small: f64, n: usize, m: usize) -> Vec<Triangle> {
+    let v = |i: usize, j: usize| {
+        let (u, w) = (2.0 * PI * (i % n) as f64 / n as f64, 2.0 * PI * (j % m) as f64 / m as f64);
+        Vec3::new((big + small * w.cos()) * u.cos(), (big + small * w.cos()) * u.sin(), small * w.sin())
+    };
+    let mut tris = Vec::with_capacity(2 * n * m);
+    for i in 0..n {
+        for j in 0..m {
+            tris.push([v(i, j), v(i + 1, j), v(i + 1, j + 1)]);
+            tris.push([v(i, j), v(i + 1, j + 1), v(i, j + 1)]);
+        }
+    }
+    tris
+}
+
+/// UV sphere with `stacks` × `slices` (2·slices·(stacks−1) triangles), as the fixtures'.
+fn uv_sphere(r: f64, stacks: usize, slices: usize) -> Vec<Triangle> {
+    let ring = |i: usize, j: usize| {
+        let (t, p) = (PI * i as f64 / stacks as f64, 2.0 * PI * (j % slices) as f64 / slices as f64);
+        Vec3::new(r * (t.sin() * p.cos()), r * (t.sin() * p.sin()), r * t.cos())
+    };
+    let (north, south) = (Vec3::new(0.0, 0.0, r), Vec3::new(0.0, 0.0, -r));
+    let mut tris = Vec::new();
+    for j in 0..slices {
+        tris.push([north, ring(1, j), ring(1, j + 1)]);
+    }
+    for i in 1..stacks - 1 {
+        for j in 0..slices {
+            tris.push([ring(i, j), ring(i + 1, j), ring(i + 1, j + 1)]);
+            tris.push([ring(i, j), ring(i + 1, j + 1), ring(i, j + 1)]);
+        }
+    }
+    for j in 0..slices {
+        tris.push([ring(stacks - 1, j), south, ring(stacks - 1, j + 1)]);
+    }
+    tris
+}
+
+/// Bounding sphere as the fixtures define it: centre of the bounding box, largest distance.
+fn bounding_sphere(tris: &[Triangle]) -> (Vec3, f64) {
+    let mut lo = Vec3::repeat(f64::INFINITY);
+    let mut hi = Vec3::repeat(f64::NEG_INFINITY);
+    for p in tris.iter().flatten() {
+        lo = lo.inf(p);
+        hi = hi.sup(p);
+    }
+    let c = (lo + hi) / 2.0;
+    (c, tris.iter().flatten().map(|p| (p - c).norm()).fold(0.0, f64::max))
+}
+
+/// Scenario I poses (sphere method, Trenkel–Weller–Zachmann; enumeration of
+/// conformance/bunny_sphere/NOTES.md), cached in a file: model 2 moved along the ray from the
+/// centre until our exact distance equals d (bisection).
+fn scenario1_poses(model: &Model, tris: &[Triangle], step_pos: f64, step_rot: f64, cache: &Path) -> Vec<(f64, Pose)> {
+    if let Ok(text) = std::fs::read_to_string(cache) {
+        let poses: Vec<(f64, Pose)> = text
+            .lines()
+            .map(|l| {
+                let v: Vec<f64> = l.split_whitespace().map(|w| w.parse().unwrap()).collect();
+                let r = Mat3::from_row_slice(&v[1..10]);
+                (v[0], (Placement::IDENTITY, placement(r, Vec3::new(v[10], v[11], v[12]))))
+            })
+            .collect();
+        if !poses.is_empty() {
+            return poses;
+        }
+    }
+    let (c, radius) = bounding_sphere(tris);
+    let deg = PI / 180.0;
+    let mut positions = Vec::new();
+    let mut theta = 0.0;
+    while theta <= 180.0 + 1e-9 {
+        let mut phi = 0.0;
+        while phi < 360.0 - 1e-9 {
+            positions.push(Vec3::new(
+                (theta * deg).sin() * (phi * deg).cos(),
+                (theta * deg).sin() * (phi * deg).sin(),
+                (theta * deg).cos(),
+            ));
+            if theta == 0.0 || theta >= 180.0 - 1e-9 {
+                break;
+            }
+            phi += step_pos;
+        }
+        theta += step_pos;
+    }
+    let rz = |a: f64| *nalgebra::Rotation3::from_axis_angle(&Vec3::z_axis(), a * deg).matrix();
+    let ry = |a: f64| *nalgebra::Rotation3::from_axis_angle(&Vec3::y_axis(), a * deg).matrix();
+    let mut orientations = Vec::new();
+    let mut alpha = 0.0;
+    while alpha < 360.0 - 1e-9 {
+        let mut beta = 0.0;
+        while beta <= 180.0 + 1e-9 {
+            let mut gamma = 0.0;
+            while gamma < 360.0 - 1e-9 {
+                orientations.push(rz(alpha) * ry(beta) * rz(gamma));
+                gamma += step_rot;
+            }
+            beta += step_rot;
+        }
+        alpha += step_rot;
+    }
+    let mut out = Vec::new();
+    let mut result = CollideResult::new();
+    let first = CollideRequest { first_contact: true, ..Default::default() };
+    let started = Instant::now();
+    for d_percent in [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] {
+        let d = d_percent / 100.0 * radius;
+        for u in &positions {
+            for r2 in &orientations {
+                let at = |t: f64| placement(*r2, c + u * t - r2 * c);
+                let dist = |t: f64| distance(model, &Placement::IDENTITY, model, &at(t), &DistanceRequest::default(), None).distance;
+                let touching = |t: f64, result: &mut CollideResult| {
+                    collide(model, &Placement::IDENTITY, model, &at(t), &first, result);
+                    result.colliding()
+                };
+                // Bracket the first contact along the ray from outside, then bisect.
+                let (mut lo, mut hi) = (0.0, 2.5 * radius);
+                for _ in 0..50 {
+                    let mid = 0.5 * (lo + hi);
+                    if touching(mid, &mut result) { lo = mid } else { hi = mid }
+                }
+                let t = if d == 0.0 {
+                    lo
+                } else {
+                    let (mut lo, mut hi) = (hi, hi + 2.0 * d);
+                    for _ in 0..40 {
+                        let mid = 0.5 * (lo + hi);
+                        if dist(mid) < d { lo = mid } else { hi = mid }
+                    }
+                    hi
+                };
+                out.push((d_percent, (Placement::IDENTITY, at(t))));
+            }
+        }
+    }
+    eprintln!("Scenario I: generated {} poses in {:.1} s (cached in {})", out.len(), started.elapsed().as_secs_f64(), cache.display());
+    let mut text = String::new();
+    for (d, (_, p)) in &out {
+        let r = p.rotation;
+        let _ = writeln!(
+            text,
+            "{d} {:e} {:e} {:e} {:e} {:e} {:e} {:e} {:e} {:e} {:e} {:e} {:e}",
+            r[(0, 0)], r[(0, 1)], r[(0, 2)], r[(1, 0)], r[(1, 1)], r[(1, 2)], r[(2, 0)], r[(2, 1)], r[(2, 2)],
+            p.translation.x, p.translation.y, p.translation.z
+        );
+    }
+    let _ = std::fs::create_dir_all(cache.parent().unwrap());
+    let _ = std::fs::write(cache, text);
+    out
+}
+
+fn machine_name() -> String {
+    std::env::var("RAPIDPQP_MACHINE").unwrap_or_else(|_| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        format!("{}-{}core", std::env::consts::ARCH, cores)
+    })
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let full = args.iter().any(|a| a == "--full");
+    let quick = args.iter().any(|a| a == "--quick");
+    let mut bench = Bench { repeats: if quick { 3 } else { 7 }, rows: Vec::new() };
+    let results = root().join("benches/results").join(machine_name());
+    let variants = [BoxTest::Sat15, BoxTest::SatLite];
+
+    // Build time and memory for every bundled mesh.
+    println!("# rapidpqp benchmark ({}, {} repeats)\n\n## Build\n", machine_name(), bench.repeats);
+    println!("| mesh | triangles | build ms | bytes/triangle |");
+    println!("|---|---|---|---|");
+    let mut csv = String::from("mesh,triangles,build_ms,bytes_per_triangle\n");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(root().join("meshes"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "obj"))
+        .collect();
+    names.sort();
+    for path in &names {
+        let tris = load_obj(path).unwrap().triangles();
+        let mut times = Vec::new();
+        let mut bytes = 0;
+        for _ in 0..3 {
+            let start = Instant::now();
+            let m = model_from(tris.clone());
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+            bytes = m.memory_bytes();
+        }
+        let name = path.file_name().unwrap().to_string_lossy();
+        let per = bytes as f64 / tris.len() as f64;
+        println!("| {name} | {} | {:.1} | {per:.0} |", tris.len(), median(&mut times));
+        let _ = writeln!(csv, "{name},{},{:.2},{per:.1}", tris.len(), median(&mut times));
+    }
+    std::fs::create_dir_all(&results).unwrap();
+    std::fs::write(results.join("build.csv"), csv).unwrap();
+
+    // Fixture cases with the reference figures of the issue.
+    for (case, reference) in [
+        ("tori", Some((360.0, "RAPID 0.34–0.38 ms"))),
+        ("soup", Some((1950.0, "RAPID 1.9–2.0 ms"))),
+    ] {
+        let dir = root().join("tests/data/conformance").join(case);
+        let (a, _) = load_model(&dir.join("a.obj"));
+        let (b, _) = load_model(&dir.join("b.obj"));
+        let poses = fixture_poses(case);
+        for &box_test in &variants {
+            bench.run(case, &a, &b, &poses, Query::Collide { first: false, box_test }, reference);
+        }
+        bench.run(case, &a, &b, &poses, Query::Collide { first: true, box_test: BoxTest::Sat15 }, None);
+        bench.run(case, &a, &b, &poses, Query::Distance, None);
+        bench.print_scenario(case);
+    }
+    {
+        let dir = root().join("tests/data/conformance/bunny_sphere");
+        let (a, _) = load_model(&dir.join("a.obj"));
+        let (b, _) = load_model(&dir.join("b.obj"));
+        let poses = fixture_poses("bunny_sphere");
+        for &box_test in &variants {
+            bench.run("bunny_sphere", &a, &b, &poses, Query::Collide { first: false, box_test }, Some((31.0, "PQP median 31 µs")));
+        }
+        bench.run("bunny_sphere", &a, &b, &poses, Query::Distance, Some((443.0, "PQP 435–451 µs")));
+        bench.print_scenario("bunny_sphere");
+    }
+
+    // Torus scenes: two 4,096-triangle tori (R = 1, r = 0.25, 64 × 32).
+    {
+        let t = model_from(torus(1.0, 0.25, 64, 32));
+        let id = Placement::IDENTITY;
+        let linked = vec![(id, placement(rot_x(PI / 2.0), Vec3::new(1.0, 0.0, 0.0)))];
+        let coplanar = vec![(id, placement(Mat3::identity(), Vec3::new(1.0, 0.0, 0.0)))];
+        let overlapping = vec![(id, placement(rot_x(0.3), Vec3::new(0.6, 0.35, 0.05)))];
+        let gap = vec![(id, placement(Mat3::identity(), Vec3::new(2.6, 0.0, 0.0)))];
+        let s = "tori 4096";
+        let first = Query::Collide { first: true, box_test: BoxTest::Sat15 };
+        let all = Query::Collide { first: false, box_test: BoxTest::Sat15 };
+        bench.repeats *= 20;
+        bench.run(s, &t, &t, &linked, first, Some((1.11, "PQP linked 1.11 µs")));
+        bench.run(s, &t, &t, &coplanar, first, Some((12.5, "PQP coplanar 12.5 µs")));
+        bench.run(s, &t, &t, &overlapping, all, Some((877.0, "PQP overlapping 877 µs")));
+        bench.run(s, &t, &t, &linked, Query::Distance, Some((5556.0, "PQP linked 5556 µs")));
+        bench.run(s, &t, &t, &gap, Query::Distance, Some((36.5, "PQP gap 0.1 36.5 µs")));
+        bench.run(s, &t, &t, &gap, Query::Tolerance(0.2), Some((1.7, "PQP tolerance 0.2 ≈1.7 µs")));
+        bench.repeats /= 20;
+        bench.print_scenario(s);
+    }
+
+    // Scenario II: concentric spheres, 79,600 triangles, radius 1 and 1 + ε.
+    {
+        let inner = model_from(uv_sphere(1.0, 200, 200));
+        let rotations: Vec<Pose> = (0..10)
+            .map(|k| {
+                let axis = nalgebra::Unit::new_normalize(Vec3::new(1.0, 0.3 * k as f64, 0.7));
+                (Placement::IDENTITY, placement(*nalgebra::Rotation3::from_axis_angle(&axis, 0.1 * k as f64).matrix(), Vec3::zeros()))
+            })
+            .collect();
+        let saved = bench.repeats;
+        bench.repeats = 3;
+        for e in 1..=5 {
+            let eps = 10f64.powi(-e);
+            let outer = model_from(uv_sphere(1.0 + eps, 200, 200));
+            let name = format!("spheres ε=1e-{e}");
+            bench.run(&name, &inner, &outer, &rotations, Query::Collide { first: false, box_test: BoxTest::Sat15 }, None);
+            bench.run(&name, &inner, &outer, &rotations, Query::Collide { first: false, box_test: BoxTest::SatLite }, None);
+            if e <= 3 {
+                bench.run(&name, &inner, &outer, &rotations[..2], Query::Distance, None);
+            }
+            bench.print_scenario(&name);
+        }
+        bench.repeats = saved;
+    }
+
+    // Scenario I (Chang, Wang, Kim): two bunny_15k at sphere-method poses.
+    {
+        let path = root().join("meshes/bunny_15k.obj");
+        let (model, tris) = load_model(&path);
+        let (step_pos, step_rot, tag) = if full { (15.0, 60.0, "full") } else { (45.0, 120.0, "reduced") };
+        let cache = results.join(format!("scenario1_poses_{tag}.txt"));
+        let poses = scenario1_poses(&model, &tris, step_pos, step_rot, &cache);
+        let saved = bench.repeats;
+        bench.repeats = if full { 1 } else { 3 };
+        for d in [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] {
+            let at_d: Vec<Pose> = poses.iter().filter(|(x, _)| *x == d).map(|(_, p)| *p).collect();
+            let reference = match d as i32 {
+                0 => Some((94.0, "PQP 94 µs")),
+                1 => Some((39.0, "PQP 39 µs")),
+                2 => Some((24.0, "PQP 24 µs")),
+                5 => Some((11.0, "PQP 11 µs")),
+                _ => None,
+            };
+            for &box_test in &variants {
+                bench.run(&format!("Scenario I d={d}%"), &model, &model, &at_d, Query::Collide { first: false, box_test }, reference);
+            }
+        }
+        bench.repeats = saved;
+        println!("\n## Scenario I ({tag} sampling: positions every {step_pos}°, orientations every {step_rot}°)\n");
+        for d in [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] {
+            bench.print_scenario(&format!("Scenario I d={d}%"));
+        }
+    }
+
+    bench.write_csv(&results);
+    println!("\nCSV written to {}", results.display());
+}
