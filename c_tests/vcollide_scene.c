@@ -437,7 +437,7 @@ static int replay(const char *dir, int repeat) {
 /* Misuse (VCOLLIDE.md section 4.7 and the bad-input codes of rapidpqp.h)                       */
 
 static int add_box(void *vc, int *id) {
-    static const double c[8][3] = {{-.5, -.5, -.5}, {.5, -.5, -.5}, {-.5, .5, -.5}, {.5, .5, -.5},
+    static double c[8][3] = {{-.5, -.5, -.5}, {.5, -.5, -.5}, {-.5, .5, -.5}, {.5, .5, -.5},
                                    {-.5, -.5, .5},  {.5, -.5, .5},  {-.5, .5, .5},  {.5, .5, .5}};
     static const int q[6][4] = {{0, 1, 3, 2}, {4, 6, 7, 5}, {0, 4, 5, 1}, {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 5, 7, 3}};
     int code = vcNewObject(vc, id);

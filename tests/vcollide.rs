@@ -360,7 +360,7 @@ impl Handle {
     }
     fn add_tri(&self, a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> i32 {
         // SAFETY: live handle, three readable corners.
-        unsafe { vcAddTri(self.0, a.as_ptr(), b.as_ptr(), c.as_ptr()) }
+        unsafe { vcAddTri(self.0, a.as_ptr().cast_mut(), b.as_ptr().cast_mut(), c.as_ptr().cast_mut()) }
     }
     fn end_object(&self) -> i32 {
         // SAFETY: live handle.
@@ -476,7 +476,7 @@ fn misuse_build_state_machine() {
     );
     // SAFETY: live handle; NULL corners are checked.
     assert_eq!(
-        unsafe { vcAddTri(h.0, p.as_ptr(), std::ptr::null(), r.as_ptr()) },
+        unsafe { vcAddTri(h.0, p.as_ptr().cast_mut(), std::ptr::null_mut(), r.as_ptr().cast_mut()) },
         VC_ERR_NULL_POINTER
     );
     assert_eq!(h.end_object(), VC_ERR_EMPTY_OBJECT);

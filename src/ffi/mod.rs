@@ -9,9 +9,11 @@ pub mod pqp;
 pub mod rapid;
 pub mod vcollide;
 pub mod batch;
+pub mod cxx;
 pub mod serialize;
 
-use std::collections::HashSet;
+use std::any::TypeId;
+use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 
@@ -20,40 +22,57 @@ pub(crate) fn guard<T>(on_panic: T, body: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(body)).unwrap_or(on_panic)
 }
 
-/// Addresses of the live handles of every kind, so that freeing a pointer twice (or a
-/// pointer the library never returned) is detected and ignored instead of corrupting the
-/// heap. A freed address may be handed out again by a later `_new`; then it is live again.
-static LIVE_HANDLES: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
+/// Addresses of the live handles, each with the Rust type it was made as (`None` for raw
+/// buffers registered by address only), so that freeing a pointer twice, passing a pointer
+/// the library never returned, or passing a handle of another kind (a `RAPID_model *` cast to
+/// `PQP_Model *`) is detected instead of corrupting the heap. A freed address may be handed
+/// out again by a later `_new`; then it is live again.
+static LIVE_HANDLES: Mutex<Option<HashMap<usize, Option<TypeId>>>> = Mutex::new(None);
 
+fn with_registry<R>(f: impl FnOnce(&mut HashMap<usize, Option<TypeId>>) -> R) -> R {
+    let mut live = LIVE_HANDLES.lock().unwrap_or_else(|e| e.into_inner());
+    f(live.get_or_insert_with(HashMap::new))
+}
+
+/// Registers a raw buffer by address (no type).
 pub(crate) fn register_handle(address: usize) {
-    let mut live = LIVE_HANDLES.lock().unwrap_or_else(|e| e.into_inner());
-    live.get_or_insert_with(HashSet::new).insert(address);
+    with_registry(|live| live.insert(address, None));
 }
 
-/// Forgets the handle; false if it was not live (never returned, or already freed).
+/// Forgets an address; false if it was not live (never registered, or already freed).
 pub(crate) fn unregister_handle(address: usize) -> bool {
-    let mut live = LIVE_HANDLES.lock().unwrap_or_else(|e| e.into_inner());
-    live.get_or_insert_with(HashSet::new).remove(&address)
+    with_registry(|live| live.remove(&address).is_some())
 }
 
+/// True when the address is live, whatever its kind.
 pub(crate) fn is_live_handle(address: usize) -> bool {
-    let live = LIVE_HANDLES.lock().unwrap_or_else(|e| e.into_inner());
-    live.as_ref().is_some_and(|set| set.contains(&address))
+    with_registry(|live| live.contains_key(&address))
 }
 
-/// Boxes `value`, registers it as a live handle and returns the raw pointer.
-pub(crate) fn new_handle<T>(value: T) -> *mut T {
+/// True when `ptr` is a live handle made by [`new_handle`] as a `T`.
+pub(crate) fn is_live<T: 'static>(ptr: *const T) -> bool {
+    with_registry(|live| live.get(&(ptr as usize)) == Some(&Some(TypeId::of::<T>())))
+}
+
+/// Boxes `value`, registers it as a live handle of type `T` and returns the raw pointer.
+pub(crate) fn new_handle<T: 'static>(value: T) -> *mut T {
     let ptr = Box::into_raw(Box::new(value));
-    register_handle(ptr as usize);
+    with_registry(|live| live.insert(ptr as usize, Some(TypeId::of::<T>())));
     ptr
 }
 
-/// Frees a handle made by [`new_handle`]; NULL and pointers that are not live are ignored.
+/// Frees a handle made by [`new_handle`]; NULL, pointers that are not live and handles of
+/// another type are ignored.
 ///
 /// # Safety
-/// `ptr` is NULL or was returned by `new_handle::<T>` (with the same `T`).
-pub(crate) unsafe fn free_handle<T>(ptr: *mut T) {
-    if !ptr.is_null() && unregister_handle(ptr as usize) {
+/// `ptr` is NULL or was returned by some `new_handle`.
+pub(crate) unsafe fn free_handle<T: 'static>(ptr: *mut T) {
+    let owned = !ptr.is_null()
+        && with_registry(|live| match live.get(&(ptr as usize)) {
+            Some(Some(tag)) if *tag == TypeId::of::<T>() => live.remove(&(ptr as usize)).is_some(),
+            _ => false,
+        });
+    if owned {
         // SAFETY: the registry says this address came from `Box::into_raw` of a `T` and has
         // not been freed since.
         drop(unsafe { Box::from_raw(ptr) });

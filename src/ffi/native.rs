@@ -537,7 +537,7 @@ pub unsafe extern "C" fn rpq_distance(
             let query = crate::query::distance::DistanceRequest {
                 rel_err: request.rel_err,
                 abs_err: request.abs_err,
-                qsize: request.qsize.max(2) as usize,
+                qsize: request.qsize.clamp(2, 1 << 16) as usize,
             };
             let mut warm = crate::query::distance::DistanceCache::default();
             if let Some(c) = unsafe { cache.as_ref() } {
@@ -589,7 +589,7 @@ pub unsafe extern "C" fn rpq_tolerance(
             if tolerance.is_nan() {
                 return Err(RPQ_ERR_NON_FINITE);
             }
-            let r = crate::query::distance::tolerance(m1, &p1, m2, &p2, tolerance, qsize.max(2) as usize);
+            let r = crate::query::distance::tolerance(m1, &p1, m2, &p2, tolerance, qsize.clamp(2, 1 << 16) as usize);
             unsafe { *result = RpqDistanceResult::from_query(&r) };
             Ok(())
         };

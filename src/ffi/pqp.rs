@@ -12,7 +12,7 @@
 use std::ffi::c_int;
 use std::time::Instant;
 
-use super::{free_handle, guard, is_live_handle, new_handle, read_array};
+use super::{free_handle, guard, is_live, new_handle, read_array};
 use crate::math::{Mat3, Placement, Vec3};
 use crate::model::{BuildError, Model, ModelBuilder};
 use crate::query::collide::{self, CollideRequest, CollideResult, TriangleFrame};
@@ -33,8 +33,8 @@ pub const PQP_ERR_BUILD_OUT_OF_SEQUENCE: c_int = -4;
 pub const PQP_ERR_BUILD_EMPTY_MODEL: c_int = -5;
 /// rapidpqp only: a required pointer argument was NULL; nothing changed.
 pub const PQP_ERR_NULL_POINTER: c_int = -6;
-/// rapidpqp only: a coordinate, rotation, translation or tolerance was NaN or infinite;
-/// nothing changed.
+/// rapidpqp only: a coordinate, rotation or translation was NaN or infinite, or the
+/// tolerance NaN (an infinite tolerance is accepted: everything is closer); nothing changed.
 pub const PQP_ERR_NON_FINITE: c_int = -7;
 /// rapidpqp only: `rel_err` or `abs_err` negative or NaN; nothing changed.
 pub const PQP_ERR_INVALID_ARGUMENT: c_int = -8;
@@ -159,7 +159,7 @@ unsafe fn model_mut<'a>(model: *mut PQP_Model) -> Result<&'a mut PQP_Model, c_in
     if model.is_null() {
         return Err(PQP_ERR_NULL_POINTER);
     }
-    if !is_live_handle(model as usize) {
+    if !is_live(model) {
         return Err(PQP_ERR_INVALID_MODEL);
     }
     // SAFETY: the registry says it is a live PQP_Model.
@@ -387,6 +387,12 @@ fn relative(p1: &Placement, p2: &Placement) -> ([[f64; 3]; 3], [f64; 3]) {
     (rows, [t.x, t.y, t.z])
 }
 
+/// PQP's queue size: below 2 means 2 (depth first); capped so a huge value cannot make
+/// the queue's first allocation fail.
+fn clamp_qsize(qsize: c_int) -> usize {
+    qsize.clamp(2, 1 << 16) as usize
+}
+
 fn count(n: u64) -> c_int {
     n.min(c_int::MAX as u64) as c_int
 }
@@ -401,11 +407,11 @@ fn count(n: u64) -> c_int {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PQP_Collide(
     result: *mut PQP_CollideResult,
-    R1: *const [f64; 3],
-    T1: *const f64,
+    R1: *mut [f64; 3],
+    T1: *mut f64,
     o1: *mut PQP_Model,
-    R2: *const [f64; 3],
-    T2: *const f64,
+    R2: *mut [f64; 3],
+    T2: *mut f64,
     o2: *mut PQP_Model,
     flag: c_int,
 ) -> c_int {
@@ -469,11 +475,11 @@ pub unsafe extern "C" fn PQP_Collide(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PQP_Distance(
     result: *mut PQP_DistanceResult,
-    R1: *const [f64; 3],
-    T1: *const f64,
+    R1: *mut [f64; 3],
+    T1: *mut f64,
     o1: *mut PQP_Model,
-    R2: *const [f64; 3],
-    T2: *const f64,
+    R2: *mut [f64; 3],
+    T2: *mut f64,
     o2: *mut PQP_Model,
     rel_err: f64,
     abs_err: f64,
@@ -496,7 +502,7 @@ pub unsafe extern "C" fn PQP_Distance(
         // SAFETY: both checked live by `inputs`.
         let last = unsafe { ((*input.m1).last_tri, (*input.m2).last_tri) };
         let mut cache = DistanceCache { last_pair: Some(last) };
-        let request = DistanceRequest { rel_err, abs_err, qsize: qsize.max(2) as usize };
+        let request = DistanceRequest { rel_err, abs_err, qsize: clamp_qsize(qsize) };
         let r = {
             // SAFETY: checked live; only shared borrows during the query.
             let (b1, b2) = unsafe { input.models() };
@@ -536,11 +542,11 @@ pub unsafe extern "C" fn PQP_Distance(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PQP_Tolerance(
     result: *mut PQP_ToleranceResult,
-    R1: *const [f64; 3],
-    T1: *const f64,
+    R1: *mut [f64; 3],
+    T1: *mut f64,
     o1: *mut PQP_Model,
-    R2: *const [f64; 3],
-    T2: *const f64,
+    R2: *mut [f64; 3],
+    T2: *mut f64,
     o2: *mut PQP_Model,
     tolerance: f64,
     qsize: c_int,
@@ -562,7 +568,7 @@ pub unsafe extern "C" fn PQP_Tolerance(
         let r = {
             // SAFETY: checked live; only shared borrows during the query.
             let (b1, b2) = unsafe { input.models() };
-            distance::tolerance(b1, &input.p1, b2, &input.p2, tolerance, qsize.max(2) as usize)
+            distance::tolerance(b1, &input.p1, b2, &input.p2, tolerance, clamp_qsize(qsize))
         };
         // SAFETY: checked non-NULL; writable per the contract.
         let res = unsafe { &mut *result };

@@ -14,7 +14,7 @@
 use std::ffi::{CStr, c_int};
 use std::sync::{Mutex, OnceLock};
 
-use super::{free_handle, guard, is_live_handle, new_handle, read_array};
+use super::{free_handle, guard, is_live, new_handle, read_array};
 use crate::math::{Placement, Vec3};
 use crate::model::{BuildError, Model, ModelBuilder};
 use crate::query::collide::{self, CollideRequest, CollideResult, TriangleFrame};
@@ -133,7 +133,7 @@ unsafe fn model_mut<'a>(model: *mut RAPID_model) -> Result<&'a mut RAPID_model, 
     if model.is_null() {
         return Err(RAPID_ERR_NULL_POINTER);
     }
-    if !is_live_handle(model as usize) {
+    if !is_live(model) {
         return Err(RAPID_ERR_INVALID_MODEL);
     }
     // SAFETY: the registry says it is a live RAPID_model made by RAPID_model_new.
@@ -148,7 +148,7 @@ unsafe fn model_ref<'a>(model: *const RAPID_model) -> Result<&'a RAPID_model, c_
     if model.is_null() {
         return Err(RAPID_ERR_NULL_POINTER);
     }
-    if !is_live_handle(model as usize) {
+    if !is_live(model) {
         return Err(RAPID_ERR_INVALID_MODEL);
     }
     // SAFETY: the registry says it is a live RAPID_model.

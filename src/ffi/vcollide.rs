@@ -277,11 +277,12 @@ unsafe fn add_tri(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn vcAddTri(
     vc_handle: *mut c_void,
-    v1: *const f64,
-    v2: *const f64,
-    v3: *const f64,
+    v1: *mut f64,
+    v2: *mut f64,
+    v3: *mut f64,
 ) -> c_int {
-    // SAFETY: forwarded contract.
+    // SAFETY: forwarded contract (the vertices are only read; V-COLLIDE 1.x declared them
+    // `double v[]`, so the header keeps that type).
     guard(VC_ERR, || {
         status(unsafe { add_tri(vc_handle, v1, v2, v3, None) })
     })
