@@ -41,6 +41,8 @@ struct Row {
 struct Bench {
     repeats: usize,
     rows: Vec<Row>,
+    /// (scenario, query, ours µs, parry3d-f64 µs)
+    peers: Vec<(String, String, f64, f64)>,
 }
 
 type Pose = (Placement, Placement);
@@ -121,6 +123,23 @@ impl Bench {
         });
     }
 
+    /// Times parry3d-f64 on the same query and poses; compares with our last row.
+    fn peer(&mut self, a: &parry3d_f64::shape::TriMesh, b: &parry3d_f64::shape::TriMesh, poses: &[Pose], distance: bool) {
+        let last = self.rows.last().expect("our row first");
+        let (us, _) = parry::time(a, b, poses, distance, self.repeats);
+        let query = if distance { "distance".to_string() } else { format!("{} (parry: intersection_test)", last.query) };
+        self.peers.push((last.scenario.clone(), query, last.mean_us, us));
+    }
+
+    fn print_peers(&self) {
+        println!("\n## Peers measured in the same run\n");
+        println!("| scenario | query | rapidpqp µs | parry3d-f64 µs | parry / rapidpqp |");
+        println!("|---|---|---|---|---|");
+        for (scenario, query, ours, theirs) in &self.peers {
+            println!("| {scenario} | {query} | {ours:.2} | {theirs:.2} | {:.2}× |", theirs / ours);
+        }
+    }
+
     fn print_scenario(&self, scenario: &str) {
         println!("\n## {scenario}\n");
         println!(
@@ -155,6 +174,11 @@ impl Bench {
             );
         }
         std::fs::write(dir.join("queries.csv"), text).expect("write csv");
+        let mut peers = String::from("scenario,query,rapidpqp_us,parry3d_f64_us\n");
+        for (scenario, query, ours, theirs) in &self.peers {
+            let _ = writeln!(peers, "{scenario},{query},{ours:.3},{theirs:.3}");
+        }
+        std::fs::write(dir.join("peers.csv"), peers).expect("write csv");
     }
 }
 
@@ -363,7 +387,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let full = args.iter().any(|a| a == "--full");
     let quick = args.iter().any(|a| a == "--quick");
-    let mut bench = Bench { repeats: if quick { 3 } else { 7 }, rows: Vec::new() };
+    let mut bench = Bench { repeats: if quick { 3 } else { 7 }, rows: Vec::new(), peers: Vec::new() };
     let results = root().join("benches/results").join(machine_name());
     let variants = [BoxTest::Sat15, BoxTest::SatLite];
 
@@ -402,31 +426,40 @@ fn main() {
         ("soup", Some((1950.0, "RAPID 1.9–2.0 ms"))),
     ] {
         let dir = root().join("tests/data/conformance").join(case);
-        let (a, _) = load_model(&dir.join("a.obj"));
-        let (b, _) = load_model(&dir.join("b.obj"));
+        let (a, a_tris) = load_model(&dir.join("a.obj"));
+        let (b, b_tris) = load_model(&dir.join("b.obj"));
+        let (pa, pb) = (parry::mesh(&a_tris), parry::mesh(&b_tris));
         let poses = fixture_poses(case);
         for &box_test in &variants {
             bench.run(case, &a, &b, &poses, Query::Collide { first: false, box_test }, reference);
         }
         bench.run(case, &a, &b, &poses, Query::Collide { first: true, box_test: BoxTest::Sat15 }, None);
+        bench.peer(&pa, &pb, &poses, false);
         bench.run(case, &a, &b, &poses, Query::Distance, None);
+        bench.peer(&pa, &pb, &poses, true);
         bench.print_scenario(case);
     }
     {
         let dir = root().join("tests/data/conformance/bunny_sphere");
-        let (a, _) = load_model(&dir.join("a.obj"));
-        let (b, _) = load_model(&dir.join("b.obj"));
+        let (a, a_tris) = load_model(&dir.join("a.obj"));
+        let (b, b_tris) = load_model(&dir.join("b.obj"));
+        let (pa, pb) = (parry::mesh(&a_tris), parry::mesh(&b_tris));
         let poses = fixture_poses("bunny_sphere");
         for &box_test in &variants {
             bench.run("bunny_sphere", &a, &b, &poses, Query::Collide { first: false, box_test }, Some((31.0, "PQP median 31 µs")));
         }
+        bench.run("bunny_sphere", &a, &b, &poses, Query::Collide { first: true, box_test: BoxTest::Sat15 }, None);
+        bench.peer(&pa, &pb, &poses, false);
         bench.run("bunny_sphere", &a, &b, &poses, Query::Distance, Some((443.0, "PQP 435–451 µs")));
+        bench.peer(&pa, &pb, &poses, true);
         bench.print_scenario("bunny_sphere");
     }
 
     // Torus scenes: two 4,096-triangle tori (R = 1, r = 0.25, 64 × 32).
     {
-        let t = model_from(torus(1.0, 0.25, 64, 32));
+        let torus_tris = torus(1.0, 0.25, 64, 32);
+        let t = model_from(torus_tris.clone());
+        let pt = parry::mesh(&torus_tris);
         let id = Placement::IDENTITY;
         let linked = vec![(id, placement(rot_x(PI / 2.0), Vec3::new(1.0, 0.0, 0.0)))];
         let coplanar = vec![(id, placement(Mat3::identity(), Vec3::new(1.0, 0.0, 0.0)))];
@@ -437,10 +470,14 @@ fn main() {
         let all = Query::Collide { first: false, box_test: BoxTest::Sat15 };
         bench.repeats *= 20;
         bench.run(s, &t, &t, &linked, first, Some((1.11, "PQP linked 1.11 µs")));
+        bench.peer(&pt, &pt, &linked, false);
         bench.run(s, &t, &t, &coplanar, first, Some((12.5, "PQP coplanar 12.5 µs")));
+        bench.peer(&pt, &pt, &coplanar, false);
         bench.run(s, &t, &t, &overlapping, all, Some((877.0, "PQP overlapping 877 µs")));
         bench.run(s, &t, &t, &linked, Query::Distance, Some((5556.0, "PQP linked 5556 µs")));
+        bench.peer(&pt, &pt, &linked, true);
         bench.run(s, &t, &t, &gap, Query::Distance, Some((36.5, "PQP gap 0.1 36.5 µs")));
+        bench.peer(&pt, &pt, &gap, true);
         bench.run(s, &t, &t, &gap, Query::Tolerance(0.2), Some((1.7, "PQP tolerance 0.2 ≈1.7 µs")));
         bench.repeats /= 20;
         bench.print_scenario(s);
@@ -500,6 +537,60 @@ fn main() {
         }
     }
 
+    bench.print_peers();
     bench.write_csv(&results);
     println!("\nCSV written to {}", results.display());
+}
+
+/// parry3d-f64, measured in the same run on the same meshes and poses.
+mod parry {
+    use std::time::Instant;
+
+    use parry3d_f64::math::{Matrix, Pose as ParryPose, Rotation, Vector};
+    use parry3d_f64::query;
+    use parry3d_f64::shape::TriMesh;
+    use rapidpqp::{Placement, Triangle};
+
+    pub fn mesh(tris: &[Triangle]) -> TriMesh {
+        let mut vertices = Vec::with_capacity(3 * tris.len());
+        let mut indices = Vec::with_capacity(tris.len());
+        for (k, t) in tris.iter().enumerate() {
+            for p in t {
+                vertices.push(Vector::new(p.x, p.y, p.z));
+            }
+            let k = 3 * k as u32;
+            indices.push([k, k + 1, k + 2]);
+        }
+        TriMesh::new(vertices, indices).expect("parry trimesh")
+    }
+
+    fn pose(p: &Placement) -> ParryPose {
+        let r = &p.rotation;
+        let m = Matrix::from_cols(
+            Vector::new(r[(0, 0)], r[(1, 0)], r[(2, 0)]),
+            Vector::new(r[(0, 1)], r[(1, 1)], r[(2, 1)]),
+            Vector::new(r[(0, 2)], r[(1, 2)], r[(2, 2)]),
+        );
+        ParryPose::from_parts(Vector::new(p.translation.x, p.translation.y, p.translation.z), Rotation::from_mat3(&m))
+    }
+
+    /// Median over repeats of the mean µs per query; `distance` selects the query.
+    pub fn time(a: &TriMesh, b: &TriMesh, poses: &[(Placement, Placement)], distance: bool, repeats: usize) -> (f64, f64) {
+        let converted: Vec<_> = poses.iter().map(|(p1, p2)| (pose(p1), pose(p2))).collect();
+        let mut sweeps = Vec::new();
+        let mut checksum = 0.0;
+        for _ in 0..repeats {
+            let start = Instant::now();
+            for (p1, p2) in &converted {
+                checksum += if distance {
+                    query::distance(p1, a, p2, b).map_or(f64::NAN, |d| d.distance)
+                } else {
+                    f64::from(u8::from(query::intersection_test(p1, a, p2, b).is_ok_and(|i| i.intersecting)))
+                };
+            }
+            sweeps.push(start.elapsed().as_secs_f64() * 1e6 / converted.len() as f64);
+        }
+        sweeps.sort_by(f64::total_cmp);
+        (sweeps[sweeps.len() / 2], checksum / repeats as f64)
+    }
 }
