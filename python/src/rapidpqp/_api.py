@@ -1,0 +1,962 @@
+"""Models, poses and the three queries (collide, distance, tolerance), single and batched."""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import struct
+import threading
+from typing import Any, NamedTuple, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _native as N
+from ._native import LIB
+
+__all__ = [
+    "Model",
+    "Pose",
+    "DistanceCache",
+    "RapidPQPError",
+    "CollideResult",
+    "DistanceResult",
+    "ToleranceResult",
+    "CollideBatchResult",
+    "DistanceBatchResult",
+    "ToleranceBatchResult",
+    "collide",
+    "distance",
+    "tolerance",
+    "collide_batch",
+    "distance_batch",
+    "tolerance_batch",
+]
+
+#: Anything accepted as one pose: a 4×4 homogeneous matrix (its 3×3 block a rotation times a
+#: positive uniform scale, its last row ``[0, 0, 0, 1]``), an ``(R, t)`` or ``(R, t, scale)``
+#: tuple, a :class:`Pose`, or ``None`` for the identity.
+PoseLike = Union["Pose", np.ndarray, Sequence[Any], None]
+
+#: How far from orthonormal (relative to the scale) a pose's rotation may be.
+ROTATION_TOLERANCE = 1e-6
+
+_POSE = struct.Struct("=13d")
+_IDENTITY = _POSE.pack(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+_DIST_REQUEST = struct.Struct("=ddi4x")
+assert _DIST_REQUEST.size == ctypes.sizeof(N.RpqDistanceRequest)
+_FIRST_CONTACT = bytes(N.RpqCollideRequest(1, N.RPQ_BOX_TEST_SAT15, N.RPQ_FRAME_MODEL1))
+_INT_MAX = 2**31 - 1
+_PLAIN = (int, float)
+
+
+class RapidPQPError(RuntimeError):
+    """A failure inside the native library that is not the caller's input (a bug, or out of
+    memory). ``status`` is the native status code."""
+
+    def __init__(self, message: str, status: int = N.RPQ_ERR_INTERNAL):
+        super().__init__(message)
+        self.status = status
+
+
+def _fail(status: int, what: str) -> None:
+    message = f"{what}: {N.status_message(status)}"
+    if status in (
+        N.RPQ_ERR_NON_FINITE,
+        N.RPQ_ERR_EMPTY_MODEL,
+        N.RPQ_ERR_INVALID_SCALE,
+        N.RPQ_ERR_INVALID_ARGUMENT,
+        N.RPQ_ERR_INVALID_HANDLE,
+    ):
+        raise ValueError(message)
+    if status == N.RPQ_ERR_OUT_OF_MEMORY:
+        raise MemoryError(message)
+    raise RapidPQPError(message, status)
+
+
+# ---------------------------------------------------------------------------------------------
+# Argument checking
+
+
+def _array(x: Any, name: str, kinds: str, what: str) -> np.ndarray:
+    try:
+        a = np.asarray(x)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"{name}: not a rectangular numeric array ({e})") from None
+    if a.dtype.kind not in kinds:
+        raise TypeError(f"{name}: expected {what}, got an array of dtype {a.dtype}")
+    return a
+
+
+def _float_array(x: Any, name: str) -> np.ndarray:
+    a = _array(x, name, "fiu", "a real numeric array")
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+def _require_shape(a: np.ndarray, name: str, tail: Tuple[int, ...], what: str) -> None:
+    if a.ndim != len(tail) + 1 or a.shape[1:] != tail:
+        want = "(N, " + ", ".join(map(str, tail)) + ")"
+        raise ValueError(f"{name}: expected {what} of shape {want}, got shape {a.shape}")
+
+
+def _require_finite(a: np.ndarray, name: str) -> None:
+    if not np.isfinite(a).all():
+        bad = np.argwhere(~np.isfinite(a))[0]
+        where = ", ".join(map(str, bad))
+        raise ValueError(f"{name}: entry [{where}] is {a[tuple(bad)]}; coordinates must be finite")
+
+
+def _ids_array(ids: Any, count: int) -> Optional[np.ndarray]:
+    if ids is None:
+        return None
+    a = _array(ids, "ids", "iu", "an integer array")
+    if a.shape != (count,):
+        raise ValueError(f"ids: expected shape ({count},), one id per triangle, got shape {a.shape}")
+    if count and (a.min() < -(2**31) or a.max() > _INT_MAX):
+        raise ValueError("ids: every id must fit in a 32-bit signed integer")
+    return np.ascontiguousarray(a, dtype=np.int32)
+
+
+def _model_handle(m: Any, name: str) -> int:
+    if isinstance(m, Model):
+        h = getattr(m, "_handle", None)
+        if h is not None:
+            return h
+        raise ValueError(f"{name}: the model is not built (its constructor did not run or failed)")
+    raise TypeError(f"{name}: expected a rapidpqp.Model, got {type(m).__name__}")
+
+
+def _nonneg_float(x: Any, name: str) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected a number, got {type(x).__name__}") from None
+    if not (math.isfinite(v) and v >= 0.0):
+        raise ValueError(f"{name}: must be finite and >= 0, got {v}")
+    return v
+
+
+def _int_arg(x: Any, name: str, low: int = 0) -> int:
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{name}: expected an integer, got {type(x).__name__}")
+    v = int(x)
+    if not low <= v <= _INT_MAX:
+        raise ValueError(f"{name}: must be between {low} and {_INT_MAX}, got {v}")
+    return v
+
+
+# ---------------------------------------------------------------------------------------------
+# Poses
+
+
+def _pack_pose(name: str, r: Sequence[float], t: Sequence[float], s: float) -> bytes:
+    """Checks a rotation times a uniform scale ``r`` (9, row-major), a translation and a
+    scale, and packs them as an ``RpqPose``. The arithmetic here is mirrored exactly by
+    :func:`_pack_poses`, so single and batched queries see identical poses."""
+    a0, a1, a2, a3, a4, a5, a6, a7, a8 = r
+    t0, t1, t2 = t
+    if not math.isfinite(a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + t0 + t1 + t2 + s):
+        if not all(map(math.isfinite, (a0, a1, a2, a3, a4, a5, a6, a7, a8, t0, t1, t2, s))):
+            raise ValueError(f"{name}: an entry is NaN or infinite")
+    if not s > 0.0:
+        raise ValueError(f"{name}: the scale must be positive, got {s}")
+    c0 = a0 * a0 + a3 * a3 + a6 * a6
+    c1 = a1 * a1 + a4 * a4 + a7 * a7
+    c2 = a2 * a2 + a5 * a5 + a8 * a8
+    s2 = (c0 + c1 + c2) / 3.0
+    tol = ROTATION_TOLERANCE * s2
+    if not (
+        s2 > 0.0
+        and abs(c0 - s2) <= tol
+        and abs(c1 - s2) <= tol
+        and abs(c2 - s2) <= tol
+        and abs(a0 * a1 + a3 * a4 + a6 * a7) <= tol
+        and abs(a0 * a2 + a3 * a5 + a6 * a8) <= tol
+        and abs(a1 * a2 + a4 * a5 + a7 * a8) <= tol
+    ):
+        raise ValueError(
+            f"{name}: the 3x3 part is not a rotation (times a uniform scale): its columns are "
+            f"not orthonormal within {ROTATION_TOLERANCE}"
+        )
+    det = a0 * (a4 * a8 - a5 * a7) - a1 * (a3 * a8 - a5 * a6) + a2 * (a3 * a7 - a4 * a6)
+    if not det > 0.0:
+        raise ValueError(f"{name}: the 3x3 part is a reflection (negative determinant), not a rotation")
+    k = math.sqrt(s2)
+    if abs(k - 1.0) > ROTATION_TOLERANCE:
+        a0, a1, a2, a3, a4, a5, a6, a7, a8 = (a / k for a in (a0, a1, a2, a3, a4, a5, a6, a7, a8))
+        s = s * k
+    return _POSE.pack(a0, a1, a2, a3, a4, a5, a6, a7, a8, t0, t1, t2, s)
+
+
+def _pose_bytes(pose: Any, name: str) -> bytes:
+    """One pose, checked and packed as an ``RpqPose``."""
+    if type(pose) is Pose:
+        return pose._bytes
+    if pose is None:
+        return _IDENTITY
+    if isinstance(pose, Pose):
+        return pose._bytes
+    if isinstance(pose, (tuple, list)) and len(pose) in (2, 3):
+        rot = _float_array(pose[0], f"{name} rotation")
+        tr = _float_array(pose[1], f"{name} translation")
+        if rot.shape != (3, 3):
+            raise ValueError(f"{name}: the rotation of an (R, t) pose must be 3x3, got shape {rot.shape}")
+        if tr.shape != (3,):
+            raise ValueError(f"{name}: the translation of an (R, t) pose must have shape (3,), got {tr.shape}")
+        s = _scale(pose[2], name) if len(pose) == 3 else 1.0
+        return _pack_pose(name, rot.ravel().tolist(), tr.tolist(), s)
+    m = pose if type(pose) is np.ndarray and pose.dtype == np.float64 else _float_array(pose, name)
+    if m.shape != (4, 4):
+        raise ValueError(
+            f"{name}: a pose is a 4x4 matrix, an (R, t) pair or a rapidpqp.Pose; got an array of shape {m.shape}"
+        )
+    return _matrix_pose_bytes(m, name)
+
+
+def _matrix_pose_bytes(m: np.ndarray, name: str) -> bytes:
+    """One 4×4 matrix checked and packed: the Python twin of ``rpq_poses_from_matrices``
+    (which batches use), operation for operation. For a single pose this is cheaper than a
+    foreign call."""
+    (a0, a1, a2, t0), (a3, a4, a5, t1), (a6, a7, a8, t2), last = m.tolist()
+    if last != [0.0, 0.0, 0.0, 1.0]:
+        raise ValueError(f"{name}: the last row of a 4x4 pose must be [0, 0, 0, 1], got {last}")
+    return _pack_pose(name, (a0, a1, a2, a3, a4, a5, a6, a7, a8), (t0, t1, t2), 1.0)
+
+
+def _scale(x: Any, name: str) -> float:
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: the scale must be a number, got {type(x).__name__}") from None
+
+
+def _pack_poses(name: str, a: np.ndarray, t: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Vectorized :func:`_pack_pose`: ``a`` (n, 3, 3), ``t`` (n, 3), ``s`` (n,) → (n, 13)."""
+    n = a.shape[0]
+
+    def first_bad(ok: np.ndarray, what: str) -> None:
+        if not ok.all():
+            i = int(np.argmin(ok))
+            raise ValueError(f"{name}[{i}]: {what}")
+
+    first_bad(
+        np.isfinite(a).all(axis=(1, 2)) & np.isfinite(t).all(axis=1) & np.isfinite(s),
+        "an entry is NaN or infinite",
+    )
+    first_bad(s > 0.0, "the scale must be positive")
+    col = [a[:, :, j] for j in range(3)]
+    c0 = col[0][:, 0] * col[0][:, 0] + col[0][:, 1] * col[0][:, 1] + col[0][:, 2] * col[0][:, 2]
+    c1 = col[1][:, 0] * col[1][:, 0] + col[1][:, 1] * col[1][:, 1] + col[1][:, 2] * col[1][:, 2]
+    c2 = col[2][:, 0] * col[2][:, 0] + col[2][:, 1] * col[2][:, 1] + col[2][:, 2] * col[2][:, 2]
+    s2 = (c0 + c1 + c2) / 3.0
+    tol = ROTATION_TOLERANCE * s2
+
+    def dot(i: int, j: int) -> np.ndarray:
+        u, v = col[i], col[j]
+        return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] + u[:, 2] * v[:, 2]
+
+    ok = (
+        (s2 > 0.0)
+        & (np.abs(c0 - s2) <= tol)
+        & (np.abs(c1 - s2) <= tol)
+        & (np.abs(c2 - s2) <= tol)
+        & (np.abs(dot(0, 1)) <= tol)
+        & (np.abs(dot(0, 2)) <= tol)
+        & (np.abs(dot(1, 2)) <= tol)
+    )
+    first_bad(
+        ok,
+        f"the 3x3 part is not a rotation (times a uniform scale): its columns are not "
+        f"orthonormal within {ROTATION_TOLERANCE}",
+    )
+    e = [[a[:, i, j] for j in range(3)] for i in range(3)]
+    det = (
+        e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1])
+        - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0])
+        + e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0])
+    )
+    first_bad(det > 0.0, "the 3x3 part is a reflection (negative determinant), not a rotation")
+    k = np.sqrt(s2)
+    scaled = np.abs(k - 1.0) > ROTATION_TOLERANCE
+    out = np.empty((n, 13), dtype=np.float64)
+    out[:, :9] = a.reshape(n, 9)
+    out[:, 9:12] = t
+    out[:, 12] = s
+    if scaled.any():
+        out[scaled, :9] /= k[scaled, None]
+        out[scaled, 12] *= k[scaled]
+    return out
+
+
+def _poses_array(poses: Any, name: str) -> np.ndarray:
+    """Poses for a batch, as an (n, 13) array of ``RpqPose``: an (N, 4, 4) array, an
+    ``(R, t)`` or ``(R, t, s)`` tuple of arrays (R (N, 3, 3) or (3, 3), t (N, 3) or (3,)), or
+    any single pose (n = 1, used for every query)."""
+    if poses is None or isinstance(poses, Pose):
+        return np.frombuffer(_pose_bytes(poses, name), dtype=np.float64).reshape(1, 13)
+    if isinstance(poses, (tuple, list)) and len(poses) in (2, 3) and np.shape(poses[0])[-2:] == (3, 3):
+        rot = _float_array(poses[0], f"{name} rotation")
+        tr = _float_array(poses[1], f"{name} translation")
+        sc = _float_array(poses[2], f"{name} scale") if len(poses) == 3 else np.ones(())
+        if rot.ndim not in (2, 3) or tr.ndim not in (1, 2) or tr.shape[-1] != 3 or sc.ndim > 1:
+            raise ValueError(
+                f"{name}: (R, t[, s]) poses need R of shape (N, 3, 3) or (3, 3), t (N, 3) or (3,), "
+                f"s (N,) or a number; got {rot.shape}, {tr.shape}, {sc.shape}"
+            )
+        # Each of R, t, s holds either one value or one per pose.
+        counts = {x.shape[0] for x, single in ((rot, 2), (tr, 1), (sc, 0)) if x.ndim > single}
+        if len(counts) > 1:
+            raise ValueError(f"{name}: R, t and s give different numbers of poses: {sorted(counts)}")
+        n = counts.pop() if counts else 1
+        rot = np.broadcast_to(rot, (n, 3, 3))
+        tr = np.broadcast_to(tr, (n, 3))
+        sc = np.broadcast_to(sc, (n,))
+        return _pack_poses(name, rot, tr, sc)
+    m = _float_array(poses, name)
+    if m.shape == (4, 4):
+        return np.frombuffer(_pose_bytes(m, name), dtype=np.float64).reshape(1, 13)
+    if m.ndim != 3 or m.shape[1:] != (4, 4):
+        raise ValueError(
+            f"{name}: expected an (N, 4, 4) array of poses, a single pose or an (R, t) tuple; "
+            f"got an array of shape {m.shape}"
+        )
+    out = np.empty((m.shape[0], 13), dtype=np.float64)
+    if LIB.rpq_poses_from_matrices(m.ctypes.data, m.shape[0], ROTATION_TOLERANCE, out.ctypes.data) == N.RPQ_OK:
+        return out
+    # Refused: find the first bad pose and say why.
+    last_ok = (m[:, 3, 0] == 0.0) & (m[:, 3, 1] == 0.0) & (m[:, 3, 2] == 0.0) & (m[:, 3, 3] == 1.0)
+    if not last_ok.all():
+        i = int(np.argmin(last_ok))
+        raise ValueError(f"{name}[{i}]: the last row of a 4x4 pose must be [0, 0, 0, 1], got {m[i, 3].tolist()}")
+    _pack_poses(name, m[:, :3, :3], m[:, :3, 3], np.ones(m.shape[0]))
+    raise ValueError(f"{name}: not valid poses (rotations, translations and uniform scales)")
+
+
+class Pose:
+    """A checked pose, converted once to the library's form.
+
+    A model point ``p`` is placed in the world at ``scale * R @ p + t``. Build one from
+    anything a query accepts (a 4×4 matrix, an ``(R, t)`` or ``(R, t, scale)`` tuple, ``None``
+    for the identity) and pass it to queries in place of the array to skip the per-call check.
+    """
+
+    __slots__ = ("_bytes",)
+
+    def __init__(self, pose: PoseLike = None):
+        self._bytes: bytes = _pose_bytes(pose, "pose")
+
+    @classmethod
+    def from_rt(cls, rotation: Any, translation: Any, scale: float = 1.0) -> "Pose":
+        """A pose from a 3×3 rotation, a translation and a positive uniform scale."""
+        return cls((rotation, translation, scale))
+
+    def _values(self) -> Tuple[float, ...]:
+        return _POSE.unpack(self._bytes)
+
+    @property
+    def rotation(self) -> np.ndarray:
+        """The 3×3 rotation R."""
+        return np.array(self._values()[:9]).reshape(3, 3)
+
+    @property
+    def translation(self) -> np.ndarray:
+        """The translation t, shape (3,)."""
+        return np.array(self._values()[9:12])
+
+    @property
+    def scale(self) -> float:
+        """The uniform scale (1 unless given)."""
+        return self._values()[12]
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The 4×4 homogeneous matrix (scale folded into the 3×3 block)."""
+        m = np.eye(4)
+        m[:3, :3] = self.rotation * self.scale
+        m[:3, 3] = self.translation
+        return m
+
+    def apply(self, points: Any) -> np.ndarray:
+        """Places model points (shape (..., 3)) in the world: ``scale * R @ p + t``."""
+        p = _float_array(points, "points")
+        if p.shape[-1:] != (3,):
+            raise ValueError(f"points: expected shape (..., 3), got {p.shape}")
+        return (p @ self.rotation.T) * self.scale + self.translation
+
+    def __reduce__(self) -> Any:
+        return (Pose, ((self.rotation, self.translation, self.scale),))
+
+    def __repr__(self) -> str:
+        r, t, s = self.rotation.tolist(), self.translation.tolist(), self.scale
+        return f"Pose(R={r}, t={t}" + (f", scale={s})" if s != 1.0 else ")")
+
+
+# ---------------------------------------------------------------------------------------------
+# Models
+
+
+def _load_model(data: bytes, cls: type = None) -> "Model":  # type: ignore[assignment]
+    """Unpickling helper: a model from :meth:`Model.to_bytes` output."""
+    return (cls or Model).from_bytes(data)
+
+
+class Model:
+    """A triangle mesh and its bounding-volume hierarchy (OBB and RSS trees), built once.
+
+    Immutable and safe to share between threads; it pickles as its built hierarchy (loading
+    does not rebuild), so it crosses ``multiprocessing`` boundaries. Contact pairs report each
+    triangle's id: ``ids[k]`` for triangle (face) ``k``, or ``k`` itself by default.
+
+    Parameters
+    ----------
+    vertices : array_like, shape (N, 3)
+        Vertex coordinates (any real dtype, converted to float64); must be finite.
+    faces : array_like of int, shape (M, 3)
+        Zero-based vertex indices of the M >= 1 triangles.
+    ids : array_like of int, shape (M,), optional
+        32-bit ids reported for the triangles in contact results.
+    """
+
+    __slots__ = ("_handle", "_num_triangles", "__weakref__")
+
+    def __init__(self, vertices: Any, faces: Any, ids: Any = None):
+        if getattr(self, "_handle", None) is not None:
+            raise RuntimeError("this Model is already built; models are immutable")
+        self._handle: Optional[int] = None
+        v = _float_array(vertices, "vertices")
+        if v.ndim != 2 or v.shape[1] != 3:
+            raise ValueError(f"vertices: expected an array of shape (N, 3), got shape {v.shape}")
+        if v.shape[0] > 2**32 - 1:
+            raise ValueError(f"vertices: at most 2**32 - 1 vertices (indices are 32-bit), got {v.shape[0]}")
+        f = _array(faces, "faces", "iu", "an integer array of vertex indices")
+        if f.ndim != 2 or f.shape[1] != 3:
+            raise ValueError(f"faces: expected an array of shape (M, 3), got shape {f.shape}")
+        m = f.shape[0]
+        if m == 0:
+            raise ValueError("faces: a model needs at least one triangle, got none")
+        lo, hi = int(f.min()), int(f.max())
+        if lo < 0 or hi >= v.shape[0]:
+            bad = lo if lo < 0 else hi
+            row = int(np.argwhere(f == bad)[0][0])
+            raise ValueError(f"faces: row {row} has vertex index {bad}, out of range for {v.shape[0]} vertices")
+        _require_finite(v, "vertices")
+        faces32 = np.ascontiguousarray(f, dtype=np.uint32)
+        id_array = _ids_array(ids, m)
+        out = ctypes.c_void_p()
+        status = LIB.rpq_model_build_indexed(
+            v.ctypes.data,
+            v.shape[0],
+            faces32.ctypes.data,
+            m,
+            None if id_array is None else id_array.ctypes.data,
+            ctypes.byref(out),
+        )
+        if status != N.RPQ_OK:
+            _fail(status, "Model")
+        self._handle = out.value
+        self._num_triangles = m
+
+    @classmethod
+    def from_triangles(cls, triangles: Any, ids: Any = None) -> "Model":
+        """A model from an (M, 3, 3) array: ``triangles[k, j]`` is corner j of triangle k."""
+        t = _float_array(triangles, "triangles")
+        if t.ndim != 3 or t.shape[1:] != (3, 3):
+            raise ValueError(f"triangles: expected an array of shape (M, 3, 3), got shape {t.shape}")
+        if t.shape[0] == 0:
+            raise ValueError("triangles: a model needs at least one triangle, got none")
+        _require_finite(t, "triangles")
+        id_array = _ids_array(ids, t.shape[0])
+        self = cls.__new__(cls)
+        self._handle = None
+        out = ctypes.c_void_p()
+        status = LIB.rpq_model_build(
+            t.ctypes.data,
+            None if id_array is None else id_array.ctypes.data,
+            t.shape[0],
+            ctypes.byref(out),
+        )
+        if status != N.RPQ_OK:
+            _fail(status, "Model.from_triangles")
+        self._handle = out.value
+        self._num_triangles = t.shape[0]
+        return self
+
+    @classmethod
+    def from_trimesh(cls, mesh: Any, ids: Any = None) -> "Model":
+        """A model from a ``trimesh.Trimesh`` (or any object with ``vertices`` and ``faces``
+        arrays). trimesh itself is not needed by rapidpqp."""
+        vertices = getattr(mesh, "vertices", None)
+        faces = getattr(mesh, "faces", None)
+        if vertices is None or faces is None:
+            raise TypeError(
+                f"mesh: expected a trimesh.Trimesh (an object with .vertices and .faces), got "
+                f"{type(mesh).__name__}; for a trimesh.Scene use scene.dump(concatenate=True)"
+            )
+        return cls(np.asarray(vertices), np.asarray(faces), ids)
+
+    @classmethod
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "Model":
+        """Loads a model saved by :meth:`to_bytes` (the hierarchy is read, not rebuilt). The
+        bytes are checked; corrupted or truncated data raises ``ValueError``."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"data: expected bytes, got {type(data).__name__}")
+        buf = bytes(data)
+        self = cls.__new__(cls)
+        self._handle = None
+        out = ctypes.c_void_p()
+        status = LIB.rpq_model_deserialize(buf, len(buf), ctypes.byref(out))
+        if status == N.RPQ_ERR_INVALID_ARGUMENT:
+            raise ValueError("data: not a serialized rapidpqp model, or corrupted or truncated")
+        if status != N.RPQ_OK:
+            _fail(status, "Model.from_bytes")
+        self._handle = out.value
+        self._num_triangles = int(LIB.rpq_model_num_triangles(self._handle))
+        return self
+
+    def to_bytes(self) -> bytes:
+        """The built model (triangles, ids and hierarchy) as portable bytes."""
+        h = _model_handle(self, "model")
+        size = LIB.rpq_model_serialized_size(h)
+        buf = ctypes.create_string_buffer(size)
+        written = ctypes.c_size_t()
+        status = LIB.rpq_model_serialize(h, buf, size, ctypes.byref(written))
+        if status != N.RPQ_OK:
+            _fail(status, "Model.to_bytes")
+        return buf.raw[: written.value]
+
+    def __reduce__(self) -> Any:
+        return (_load_model, (self.to_bytes(), type(self)))
+
+    def __copy__(self) -> "Model":
+        return self
+
+    def __deepcopy__(self, memo: Any) -> "Model":
+        return self
+
+    @property
+    def num_triangles(self) -> int:
+        """Number of triangles."""
+        _model_handle(self, "model")
+        return self._num_triangles
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes of memory the built model holds."""
+        return int(LIB.rpq_model_memory_bytes(_model_handle(self, "model")))
+
+    def __len__(self) -> int:
+        return self.num_triangles
+
+    def __repr__(self) -> str:
+        if getattr(self, "_handle", None) is None:
+            return "<rapidpqp.Model (not built)>"
+        return f"<rapidpqp.Model: {self._num_triangles} triangles>"
+
+    def __del__(self, _free: Any = LIB.rpq_model_free) -> None:
+        # Freed only here: while any query runs, its caller holds a reference, so a model can
+        # never be freed under a running query.
+        h = getattr(self, "_handle", None)
+        if h is not None:
+            self._handle = None
+            try:
+                _free(h)
+            except Exception:  # interpreter shutdown
+                pass
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+
+
+class CollideResult(NamedTuple):
+    """Result of :func:`collide`."""
+
+    #: Intersecting triangle pairs, shape (K, 2), int32: ``[id in model 1, id in model 2]``.
+    pairs: np.ndarray
+    #: Bounding-box pair tests performed.
+    bv_tests: int
+    #: Triangle pair tests performed.
+    tri_tests: int
+
+    @property
+    def colliding(self) -> bool:
+        """True when at least one pair of triangles intersects (touching counts)."""
+        return len(self.pairs) > 0
+
+    @property
+    def num_pairs(self) -> int:
+        return len(self.pairs)
+
+
+class DistanceResult(NamedTuple):
+    """Result of :func:`distance`. ``p1`` is in model 1's own frame and ``p2`` in model 2's:
+    ``Pose(pose1).apply(p1)`` and ``Pose(pose2).apply(p2)`` are the world points, ``distance``
+    apart (the same point when the models intersect)."""
+
+    #: The distance, within the requested error (world units).
+    distance: float
+    #: Closest point on model 1, in model 1's frame, shape (3,).
+    p1: np.ndarray
+    #: Closest point on model 2, in model 2's frame, shape (3,).
+    p2: np.ndarray
+    bv_tests: int
+    tri_tests: int
+
+
+class ToleranceResult(NamedTuple):
+    """Result of :func:`tolerance`."""
+
+    #: True when the models are at most the tolerance apart.
+    closer: bool
+    #: When ``closer``: the distance of the first triangle pair found within the tolerance
+    #: (not necessarily the minimum). Otherwise a lower bound of the true distance.
+    distance: float
+    #: That pair's points, each in its own model's frame (NaN when not ``closer``).
+    p1: np.ndarray
+    p2: np.ndarray
+    bv_tests: int
+    tri_tests: int
+
+
+class CollideBatchResult(NamedTuple):
+    """Result of :func:`collide_batch`, one entry per query."""
+
+    #: Whether the models intersect, shape (N,), bool.
+    colliding: np.ndarray
+    #: Number of intersecting triangle pairs (at most 1 with ``first_contact``), (N,), int64.
+    num_pairs: np.ndarray
+
+
+class DistanceBatchResult(NamedTuple):
+    """Result of :func:`distance_batch`, one entry per query (frames as in
+    :class:`DistanceResult`)."""
+
+    distance: np.ndarray  #: (N,)
+    p1: np.ndarray  #: (N, 3), model 1's frame
+    p2: np.ndarray  #: (N, 3), model 2's frame
+
+
+class ToleranceBatchResult(NamedTuple):
+    """Result of :func:`tolerance_batch`, one entry per query (fields as in
+    :class:`ToleranceResult`)."""
+
+    closer: np.ndarray  #: (N,), bool
+    distance: np.ndarray  #: (N,)
+    p1: np.ndarray  #: (N, 3), NaN where not closer
+    p2: np.ndarray  #: (N, 3)
+
+
+class DistanceCache:
+    """Warm start for repeated :func:`distance` queries on one model pair (say, along a
+    trajectory): the previous closest triangle pair seeds the search. Safe to share between
+    threads (each call works on a copy), though a cache per thread warms better."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self) -> None:
+        self._raw = bytes(ctypes.sizeof(N.RpqDistanceCache))
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-thread native result objects
+
+
+class _CollideResultHandle:
+    __slots__ = ("handle",)
+
+    def __init__(self) -> None:
+        self.handle = LIB.rpq_collide_result_new()
+        if not self.handle:
+            raise MemoryError("rpq_collide_result_new")
+
+    def __del__(self, _free: Any = LIB.rpq_collide_result_free) -> None:
+        try:
+            _free(self.handle)
+        except Exception:
+            pass
+
+
+class _ThreadState(threading.local):
+    def __init__(self) -> None:
+        self.collide = _CollideResultHandle()
+        self.counts = np.zeros(2, dtype=np.uint64)
+        base = self.counts.ctypes.data
+        self.counts_ptrs = (base, base + 8)
+        # An RpqDistanceResult, read through typed views.
+        self.dist = np.zeros(ctypes.sizeof(N.RpqDistanceResult), dtype=np.uint8)
+        self.dist_addr = self.dist.ctypes.data
+        self.dist_f64 = self.dist.view(np.float64)
+        self.dist_i32 = self.dist.view(np.int32)
+        self.dist_u64 = self.dist.view(np.uint64)
+        self.cache = N.RpqDistanceCache()
+
+
+_STATE = _ThreadState()
+_OFF_CLOSER = N.RpqDistanceResult.closer.offset // 4
+_OFF_BV = N.RpqDistanceResult.bv_tests.offset // 8
+_OFF_TRI = N.RpqDistanceResult.tri_tests.offset // 8
+
+
+# ---------------------------------------------------------------------------------------------
+# Single queries
+
+
+def collide(
+    model1: Model, pose1: PoseLike, model2: Model, pose2: PoseLike, first_contact: bool = False
+) -> CollideResult:
+    """The intersecting triangle pairs of ``model1`` at ``pose1`` and ``model2`` at ``pose2``
+    (touching triangles intersect).
+
+    Parameters
+    ----------
+    model1, model2 : Model
+    pose1, pose2 : pose
+        A 4×4 matrix, an ``(R, t)`` or ``(R, t, scale)`` tuple, a :class:`Pose` or ``None``.
+    first_contact : bool
+        Stop at the first intersecting pair (``pairs`` then has at most one row).
+
+    Returns
+    -------
+    CollideResult
+        ``pairs`` (K, 2) int32 ids, ``bv_tests`` and ``tri_tests`` counts; ``.colliding``.
+    """
+    h1 = _model_handle(model1, "model1")
+    h2 = _model_handle(model2, "model2")
+    b1 = _pose_bytes(pose1, "pose1")
+    b2 = _pose_bytes(pose2, "pose2")
+    st = _STATE
+    res = st.collide.handle
+    status = LIB.rpq_collide(h1, b1, h2, b2, _FIRST_CONTACT if first_contact else None, res)
+    if status:
+        _fail(status, "collide")
+    k = LIB.rpq_collide_result_num_pairs(res)
+    pairs = np.empty((k, 2), dtype=np.int32)
+    if k:
+        ctypes.memmove(pairs.ctypes.data, LIB.rpq_collide_result_pairs(res), 8 * k)
+    LIB.rpq_collide_result_counts(res, *st.counts_ptrs)
+    bv, tri = st.counts.tolist()
+    return CollideResult(pairs, bv, tri)
+
+
+def _distance_request(rel_err: Any, abs_err: Any, qsize: Any) -> Optional[bytes]:
+    if type(rel_err) in _PLAIN and type(abs_err) in _PLAIN and type(qsize) is int:
+        if rel_err == 0 and abs_err == 0 and qsize == 2:
+            return None  # NULL: the exact, depth-first default
+    return _DIST_REQUEST.pack(
+        _nonneg_float(rel_err, "rel_err"), _nonneg_float(abs_err, "abs_err"), _int_arg(qsize, "qsize")
+    )
+
+
+def distance(
+    model1: Model,
+    pose1: PoseLike,
+    model2: Model,
+    pose2: PoseLike,
+    rel_err: float = 0.0,
+    abs_err: float = 0.0,
+    qsize: int = 2,
+    cache: Optional[DistanceCache] = None,
+) -> DistanceResult:
+    """The distance between ``model1`` at ``pose1`` and ``model2`` at ``pose2`` (0 when they
+    intersect), with a closest point on each.
+
+    Parameters
+    ----------
+    rel_err, abs_err : float
+        Accept a distance within this fraction / absolute amount of the true one (≥ 0).
+    qsize : int
+        2 or less: depth-first search (PQP's default); more: best-first with this queue size.
+    cache : DistanceCache, optional
+        Warm start from the previous query's closest pair; updated.
+
+    Returns
+    -------
+    DistanceResult
+        ``distance``; ``p1`` on model 1 **in model 1's own frame**, ``p2`` on model 2 **in model
+        2's own frame** (``Pose(pose1).apply(p1)`` is the world point); work counts.
+    """
+    h1 = _model_handle(model1, "model1")
+    h2 = _model_handle(model2, "model2")
+    b1 = _pose_bytes(pose1, "pose1")
+    b2 = _pose_bytes(pose2, "pose2")
+    request = _distance_request(rel_err, abs_err, qsize)
+    st = _STATE
+    if cache is None:
+        status = LIB.rpq_distance(h1, b1, h2, b2, request, None, st.dist_addr)
+    else:
+        if not isinstance(cache, DistanceCache):
+            raise TypeError(f"cache: expected a rapidpqp.DistanceCache, got {type(cache).__name__}")
+        c = st.cache
+        ctypes.memmove(ctypes.addressof(c), cache._raw, len(cache._raw))
+        status = LIB.rpq_distance(h1, b1, h2, b2, request, ctypes.byref(c), st.dist_addr)
+        if status == N.RPQ_OK:
+            cache._raw = bytes(c)
+    if status:
+        _fail(status, "distance")
+    f = st.dist_f64[:7].copy()
+    u = st.dist_u64
+    return DistanceResult(float(f[0]), f[1:4], f[4:7], int(u[_OFF_BV]), int(u[_OFF_TRI]))
+
+
+def tolerance(
+    model1: Model, pose1: PoseLike, model2: Model, pose2: PoseLike, tolerance: float, qsize: int = 2
+) -> ToleranceResult:
+    """Whether ``model1`` at ``pose1`` and ``model2`` at ``pose2`` are at most ``tolerance``
+    apart (inclusive; a negative tolerance counts as 0). Stops at the first triangle pair
+    within the tolerance.
+
+    Returns
+    -------
+    ToleranceResult
+        ``closer``; when closer, ``distance`` and the points (each in its own model's frame)
+        of the pair found, else a lower bound of the distance and NaN points.
+    """
+    h1 = _model_handle(model1, "model1")
+    h2 = _model_handle(model2, "model2")
+    b1 = _pose_bytes(pose1, "pose1")
+    b2 = _pose_bytes(pose2, "pose2")
+    t = _tolerance_arg(tolerance)
+    q = qsize if type(qsize) is int and 0 <= qsize <= _INT_MAX else _int_arg(qsize, "qsize")
+    st = _STATE
+    status = LIB.rpq_tolerance(h1, b1, h2, b2, t, q, st.dist_addr)
+    if status:
+        _fail(status, "tolerance")
+    f = st.dist_f64[:7].copy()
+    u = st.dist_u64
+    closer = bool(st.dist_i32[_OFF_CLOSER])
+    return ToleranceResult(closer, float(f[0]), f[1:4], f[4:7], int(u[_OFF_BV]), int(u[_OFF_TRI]))
+
+
+def _tolerance_arg(x: Any) -> float:
+    try:
+        t = float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"tolerance: expected a number, got {type(x).__name__}") from None
+    if math.isnan(t):
+        raise ValueError("tolerance: must not be NaN")
+    return t
+
+
+# ---------------------------------------------------------------------------------------------
+# Batches
+
+
+def _batch_args(
+    model1: Any, poses1: Any, model2: Any, poses2: Any, threads: Any
+) -> Tuple[int, int, np.ndarray, np.ndarray, int, int]:
+    h1 = _model_handle(model1, "model1")
+    h2 = _model_handle(model2, "model2")
+    a1 = _poses_array(poses1, "poses1")
+    a2 = _poses_array(poses2, "poses2")
+    n1, n2 = len(a1), len(a2)
+    if n1 == n2 or n2 == 1:
+        n = n1
+    elif n1 == 1:
+        n = n2
+    else:
+        raise ValueError(
+            f"poses1 has {n1} poses and poses2 has {n2}: give the same number, or one pose for either"
+        )
+    t = 0 if threads is None else _int_arg(threads, "threads")
+    return h1, h2, a1, a2, n, t
+
+
+def collide_batch(
+    model1: Model,
+    poses1: Any,
+    model2: Model,
+    poses2: Any,
+    first_contact: bool = False,
+    threads: Optional[int] = 0,
+) -> CollideBatchResult:
+    """:func:`collide` for many poses of one model pair, run in Rust on ``threads`` threads
+    (0: all cores) with the GIL released.
+
+    ``poses1``, ``poses2``: (N, 4, 4) arrays, ``(R, t)`` tuples of (N, 3, 3) and (N, 3)
+    arrays, or a single pose used for every query.
+
+    Returns
+    -------
+    CollideBatchResult
+        ``colliding`` (N,) bool and ``num_pairs`` (N,) int64.
+    """
+    h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
+    colliding = np.zeros(n, dtype=np.uint8)
+    pairs = np.zeros(n, dtype=np.uint64)
+    status = LIB.rpq_collide_batch(
+        h1, h2, a1.ctypes.data, len(a1), a2.ctypes.data, len(a2),
+        _FIRST_CONTACT if first_contact else None, t, colliding.ctypes.data, pairs.ctypes.data,
+    )  # fmt: skip
+    if status:
+        _fail(status, "collide_batch")
+    return CollideBatchResult(colliding.view(np.bool_), pairs.astype(np.int64))
+
+
+def distance_batch(
+    model1: Model,
+    poses1: Any,
+    model2: Model,
+    poses2: Any,
+    rel_err: float = 0.0,
+    abs_err: float = 0.0,
+    qsize: int = 2,
+    threads: Optional[int] = 0,
+    warm_start: bool = False,
+) -> DistanceBatchResult:
+    """:func:`distance` for many poses of one model pair, run in Rust on ``threads`` threads
+    (0: all cores) with the GIL released. Poses as in :func:`collide_batch`.
+
+    ``warm_start=True`` lets each thread reuse the previous closest pair as a warm start
+    (faster along trajectories); the distances stay within the requested error, but when
+    several pairs are equally close the points reported may depend on the threading. With
+    the default ``False`` every entry equals the single :func:`distance` query's.
+
+    Returns
+    -------
+    DistanceBatchResult
+        ``distance`` (N,); ``p1`` (N, 3) in model 1's frame; ``p2`` (N, 3) in model 2's frame.
+    """
+    h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
+    request = _distance_request(rel_err, abs_err, qsize)
+    d = np.zeros(n)
+    p1 = np.zeros((n, 3))
+    p2 = np.zeros((n, 3))
+    status = LIB.rpq_distance_batch(
+        h1, h2, a1.ctypes.data, len(a1), a2.ctypes.data, len(a2), request,
+        1 if warm_start else 0, t, d.ctypes.data, p1.ctypes.data, p2.ctypes.data,
+    )  # fmt: skip
+    if status:
+        _fail(status, "distance_batch")
+    return DistanceBatchResult(d, p1, p2)
+
+
+def tolerance_batch(
+    model1: Model,
+    poses1: Any,
+    model2: Model,
+    poses2: Any,
+    tolerance: float,
+    qsize: int = 2,
+    threads: Optional[int] = 0,
+) -> ToleranceBatchResult:
+    """:func:`tolerance` for many poses of one model pair, run in Rust on ``threads`` threads
+    (0: all cores) with the GIL released. Poses as in :func:`collide_batch`.
+
+    Returns
+    -------
+    ToleranceBatchResult
+        ``closer`` (N,) bool, ``distance`` (N,), ``p1``/``p2`` (N, 3) (NaN where not closer).
+    """
+    h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
+    tol = _tolerance_arg(tolerance)
+    q = _int_arg(qsize, "qsize")
+    closer = np.zeros(n, dtype=np.uint8)
+    d = np.zeros(n)
+    p1 = np.zeros((n, 3))
+    p2 = np.zeros((n, 3))
+    status = LIB.rpq_tolerance_batch(
+        h1, h2, a1.ctypes.data, len(a1), a2.ctypes.data, len(a2), tol, q, t,
+        closer.ctypes.data, d.ctypes.data, p1.ctypes.data, p2.ctypes.data,
+    )  # fmt: skip
+    if status:
+        _fail(status, "tolerance_batch")
+    return ToleranceBatchResult(closer.view(np.bool_), d, p1, p2)

@@ -1,0 +1,203 @@
+"""ctypes declarations of the native C API (``include/rapidpqp.h``) and the library loader.
+
+Every C function the package calls is declared here, with its ``argtypes`` and ``restype``;
+no other module touches ``ctypes`` declarations. Handles (``RpqModel *``,
+``RpqCollideResult *``) and array pointers are passed as ``c_void_p`` (Python ints, ``bytes``
+objects or ``None``) so that a call costs as little as ctypes allows.
+
+ctypes releases the GIL for the duration of every foreign call, so queries from several
+Python threads run in parallel.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+from pathlib import Path
+
+__all__ = [
+    "LIB",
+    "LIBRARY_PATH",
+    "RpqPose",
+    "RpqCollideRequest",
+    "RpqDistanceRequest",
+    "RpqDistanceCache",
+    "RpqDistanceResult",
+    "status_message",
+]
+
+# Status codes (RpqStatus).
+RPQ_OK = 0
+RPQ_ERR_NULL_POINTER = 1
+RPQ_ERR_NON_FINITE = 2
+RPQ_ERR_EMPTY_MODEL = 3
+RPQ_ERR_INVALID_SCALE = 4
+RPQ_ERR_INVALID_ARGUMENT = 5
+RPQ_ERR_INVALID_HANDLE = 6
+RPQ_ERR_OUT_OF_MEMORY = 7
+RPQ_ERR_INTERNAL = 8
+
+RPQ_BOX_TEST_SAT15 = 0
+RPQ_BOX_TEST_SAT_LITE = 1
+RPQ_FRAME_MODEL1 = 0
+RPQ_FRAME_MODEL2 = 1
+
+
+class RpqPose(ctypes.Structure):
+    """``RpqPose``: a model point p goes to ``scale * R p + translation``; R row-major."""
+
+    _fields_ = [
+        ("rotation", ctypes.c_double * 9),
+        ("translation", ctypes.c_double * 3),
+        ("scale", ctypes.c_double),
+    ]
+
+
+class RpqCollideRequest(ctypes.Structure):
+    _fields_ = [
+        ("first_contact", ctypes.c_int),
+        ("box_test", ctypes.c_int),
+        ("frame", ctypes.c_int),
+    ]
+
+
+class RpqContactPair(ctypes.Structure):
+    _fields_ = [("id1", ctypes.c_int32), ("id2", ctypes.c_int32)]
+
+
+class RpqDistanceRequest(ctypes.Structure):
+    _fields_ = [
+        ("rel_err", ctypes.c_double),
+        ("abs_err", ctypes.c_double),
+        ("qsize", ctypes.c_int),
+    ]
+
+
+class RpqDistanceCache(ctypes.Structure):
+    _fields_ = [
+        ("valid", ctypes.c_int),
+        ("tri1", ctypes.c_uint32),
+        ("tri2", ctypes.c_uint32),
+    ]
+
+
+class RpqDistanceResult(ctypes.Structure):
+    _fields_ = [
+        ("distance", ctypes.c_double),
+        ("p1", ctypes.c_double * 3),
+        ("p2", ctypes.c_double * 3),
+        ("closer", ctypes.c_int),
+        ("bv_tests", ctypes.c_uint64),
+        ("tri_tests", ctypes.c_uint64),
+    ]
+
+
+assert ctypes.sizeof(RpqPose) == 13 * 8
+assert ctypes.sizeof(RpqContactPair) == 8
+
+
+def _library_names() -> list[str]:
+    if sys.platform == "win32":
+        return ["rapidpqp.dll"]
+    if sys.platform == "darwin":
+        return ["librapidpqp.dylib"]
+    return ["librapidpqp.so"]
+
+
+def _candidates() -> list[Path]:
+    """Where the shared library may be, in order of preference."""
+    here = Path(__file__).resolve().parent
+    names = _library_names()
+    found: list[Path] = []
+    # An explicit override, for developers testing another build (never needed otherwise).
+    override = os.environ.get("RAPIDPQP_LIBRARY")
+    if override:
+        found.append(Path(override))
+    # The installed package: pip puts the library beside this file.
+    found += [here / n for n in names]
+    # A source checkout (python/src/rapidpqp inside the repository) after `cargo build`.
+    repo = here.parents[2] if len(here.parents) > 2 else None
+    if repo is not None and (repo / "Cargo.toml").is_file():
+        for profile in ("release", "debug"):
+            found += [repo / "target" / profile / n for n in names]
+    return found
+
+
+def _load() -> tuple[ctypes.CDLL, Path]:
+    tried = _candidates()
+    for path in tried:
+        if path.is_file():
+            try:
+                return ctypes.CDLL(str(path)), path
+            except OSError as e:
+                raise ImportError(f"rapidpqp: cannot load the native library {path}: {e}") from e
+    raise ImportError(
+        "rapidpqp: the native library was not found (looked in: "
+        + ", ".join(str(p) for p in tried)
+        + "). Install the package with `pip install ./python` from the repository root, "
+        "which builds it with cargo."
+    )
+
+
+LIB, LIBRARY_PATH = _load()
+
+_VP = ctypes.c_void_p
+_SIZE = ctypes.c_size_t
+_INT = ctypes.c_int
+_DBL = ctypes.c_double
+_STATUS = ctypes.c_int
+
+# name: (restype, argtypes)
+_SIGNATURES = {
+    # Models.
+    "rpq_model_build": (_STATUS, [_VP, _VP, _SIZE, _VP]),
+    "rpq_model_build_indexed": (_STATUS, [_VP, _SIZE, _VP, _SIZE, _VP, _VP]),
+    "rpq_model_free": (None, [_VP]),
+    "rpq_model_num_triangles": (_SIZE, [_VP]),
+    "rpq_model_memory_bytes": (_SIZE, [_VP]),
+    "rpq_model_serialized_size": (_SIZE, [_VP]),
+    "rpq_model_serialize": (_STATUS, [_VP, _VP, _SIZE, _VP]),
+    "rpq_model_deserialize": (_STATUS, [_VP, _SIZE, _VP]),
+    # Collide.
+    "rpq_collide_result_new": (_VP, []),
+    "rpq_collide_result_free": (None, [_VP]),
+    "rpq_collide": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _VP]),
+    "rpq_collide_result_num_pairs": (_SIZE, [_VP]),
+    "rpq_collide_result_pairs": (_VP, [_VP]),
+    "rpq_collide_result_counts": (_STATUS, [_VP, _VP, _VP]),
+    # Distance and tolerance.
+    "rpq_distance": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _VP, _VP]),
+    "rpq_tolerance": (_STATUS, [_VP, _VP, _VP, _VP, _DBL, _INT, _VP]),
+    # Batches: model1, model2, poses1, n1, poses2, n2, ...
+    "rpq_collide_batch": (_STATUS, [_VP, _VP, _VP, _SIZE, _VP, _SIZE, _VP, _INT, _VP, _VP]),
+    "rpq_distance_batch": (
+        _STATUS,
+        [_VP, _VP, _VP, _SIZE, _VP, _SIZE, _VP, _INT, _INT, _VP, _VP, _VP],
+    ),
+    "rpq_tolerance_batch": (
+        _STATUS,
+        [_VP, _VP, _VP, _SIZE, _VP, _SIZE, _DBL, _INT, _INT, _VP, _VP, _VP, _VP],
+    ),
+    # Poses: matrices, n, tolerance, out_poses.
+    "rpq_poses_from_matrices": (_STATUS, [_VP, _SIZE, _DBL, _VP]),
+    # Errors.
+    "rpq_status_message": (ctypes.c_char_p, [_STATUS]),
+}
+
+for _name, (_restype, _argtypes) in _SIGNATURES.items():
+    try:
+        _fn = getattr(LIB, _name)
+    except AttributeError as e:
+        raise ImportError(
+            f"rapidpqp: the native library {LIBRARY_PATH} has no `{_name}`: it is older than "
+            "this Python package; reinstall with `pip install ./python`."
+        ) from e
+    _fn.restype = _restype
+    _fn.argtypes = _argtypes
+
+
+def status_message(status: int) -> str:
+    """The library's English message for a status code."""
+    text = LIB.rpq_status_message(status)
+    return text.decode("utf-8", "replace") if text else f"status {status}"

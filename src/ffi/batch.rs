@@ -1,0 +1,721 @@
+//! Batched native queries: one model pair at many poses, spread over threads; and the
+//! conversion of 4×4 matrices into poses, one or many at a time.
+//!
+//! The rules shared by the batches (broadcasting, threads, outputs) are documented on
+//! [`rpq_collide_batch`]. Each thread has its own result and cache; the models are shared.
+
+use std::ffi::c_int;
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::guard;
+use super::native::{
+    RPQ_BOX_TEST_SAT_LITE, RPQ_BOX_TEST_SAT15, RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT,
+    RPQ_ERR_NON_FINITE, RPQ_ERR_NULL_POINTER, RPQ_FRAME_MODEL1, RPQ_FRAME_MODEL2, RPQ_OK, RpqCollideRequest,
+    RpqDistanceRequest, RpqModel, RpqPose, RpqStatus, model_ref, read_pose,
+};
+use crate::bv::obb::BoxTest;
+use crate::math::Placement;
+use crate::model::Model;
+use crate::query::collide::{self, CollideRequest, CollideResult, TriangleFrame};
+use crate::query::distance::{self, DistanceCache, DistanceRequest};
+
+/// The most threads a batch uses, whatever `threads` asks.
+pub const RPQ_MAX_BATCH_THREADS: c_int = 256;
+
+/// Finds, for each query, whether `model1` and `model2` intersect (touching counts), and how
+/// many intersecting triangle pairs they have (at most 1 when `request->first_contact`).
+/// `request` may be NULL (all contacts, defaults). Writes `out_colliding[i]` (1 or 0) and,
+/// when `out_num_pairs` is not NULL, `out_num_pairs[i]`, for every query `i`.
+///
+/// Batches (this and the other `rpq_*_batch` functions): query `i` places model 1 at
+/// `poses1[i]` and model 2 at `poses2[i]`; a pose array of one pose is used for every query
+/// (broadcast). The number of queries is `max(num_poses1, num_poses2)` (0 if either is 0);
+/// each count must be that number or 1. Every pose is checked before any query runs. The
+/// queries are shared by `threads` threads (0 or less: one per available core; at most
+/// `RPQ_MAX_BATCH_THREADS`, and never more than there are queries), the calling thread among
+/// them. Outputs hold one entry per query, in query order, and are written only on success.
+/// Each answer equals the single query's, whatever the number of threads (for
+/// `rpq_distance_batch`, unless `warm_start`).
+///
+/// Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_NON_FINITE` and
+/// `RPQ_ERR_INVALID_SCALE` (a bad pose), `RPQ_ERR_INVALID_ARGUMENT` (pose counts that do not
+/// broadcast, a bad request field).
+///
+/// # Safety
+/// Models live; `poses1`, `poses2` point to `num_poses1`, `num_poses2` readable poses;
+/// `request` NULL or readable; the output arrays hold one writable entry per query.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_collide_batch(
+    model1: *const RpqModel,
+    model2: *const RpqModel,
+    poses1: *const RpqPose,
+    num_poses1: usize,
+    poses2: *const RpqPose,
+    num_poses2: usize,
+    request: *const RpqCollideRequest,
+    threads: c_int,
+    out_colliding: *mut u8,
+    out_num_pairs: *mut u64,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        // SAFETY: forwarded contract for every pointer below.
+        let run = || -> Result<(), RpqStatus> {
+            let batch = unsafe { Batch::read(model1, model2, poses1, num_poses1, poses2, num_poses2) }?;
+            if out_colliding.is_null() && batch.n > 0 {
+                return Err(RPQ_ERR_NULL_POINTER);
+            }
+            let request = collide_request(if request.is_null() {
+                RpqCollideRequest::default()
+            } else {
+                unsafe { *request }
+            })?;
+            let results = batch.run(threads, CollideResult::new, |m1, p1, m2, p2, out| {
+                collide::collide(m1, p1, m2, p2, &request, out);
+                (u8::from(out.colliding()), out.pairs.len() as u64)
+            })?;
+            for (i, (colliding, pairs)) in results.into_iter().enumerate() {
+                unsafe {
+                    *out_colliding.add(i) = colliding;
+                    if !out_num_pairs.is_null() {
+                        *out_num_pairs.add(i) = pairs;
+                    }
+                }
+            }
+            Ok(())
+        };
+        run().err().unwrap_or(RPQ_OK)
+    })
+}
+
+/// The distance of each query, within the request's error (`request` may be NULL: exact),
+/// written to `out_distance[i]`, and when not NULL the closest points to `out_p1[3i..3i+3]`
+/// (on model 1, in model 1's own frame) and `out_p2[3i..3i+3]` (on model 2, in model 2's own
+/// frame), as `rpq_distance` reports them.
+///
+/// `warm_start` nonzero: each thread keeps a distance cache across the queries it runs (faster
+/// on trajectories of nearby poses). Then, when several triangle pairs are equally close, which
+/// pair's points are reported can depend on how the queries were shared between threads, and
+/// with a nonzero error bound so can the distance (always within the bound). With
+/// `warm_start` 0 every query runs as a lone `rpq_distance` call without a cache, so the
+/// results do not depend on `threads`.
+///
+/// Errors: as `rpq_collide_batch`; a negative or NaN error bound is
+/// `RPQ_ERR_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// As `rpq_collide_batch`; `out_p1`, `out_p2` are NULL or hold 3 writable doubles per query.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_distance_batch(
+    model1: *const RpqModel,
+    model2: *const RpqModel,
+    poses1: *const RpqPose,
+    num_poses1: usize,
+    poses2: *const RpqPose,
+    num_poses2: usize,
+    request: *const RpqDistanceRequest,
+    warm_start: c_int,
+    threads: c_int,
+    out_distance: *mut f64,
+    out_p1: *mut f64,
+    out_p2: *mut f64,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        // SAFETY: forwarded contract for every pointer below.
+        let run = || -> Result<(), RpqStatus> {
+            let batch = unsafe { Batch::read(model1, model2, poses1, num_poses1, poses2, num_poses2) }?;
+            if out_distance.is_null() && batch.n > 0 {
+                return Err(RPQ_ERR_NULL_POINTER);
+            }
+            let request = if request.is_null() { RpqDistanceRequest::default() } else { unsafe { *request } };
+            let valid = |e: f64| e.is_finite() && e >= 0.0;
+            if !valid(request.rel_err) || !valid(request.abs_err) {
+                return Err(RPQ_ERR_INVALID_ARGUMENT);
+            }
+            let query = DistanceRequest {
+                rel_err: request.rel_err,
+                abs_err: request.abs_err,
+                qsize: request.qsize.max(2) as usize,
+            };
+            let warm = warm_start != 0;
+            let results = batch.run(threads, DistanceCache::default, |m1, p1, m2, p2, cache| {
+                let r = if warm {
+                    distance::distance(m1, p1, m2, p2, &query, Some(cache))
+                } else {
+                    distance::distance(m1, p1, m2, p2, &query, None)
+                };
+                (r.distance, [r.p1.x, r.p1.y, r.p1.z], [r.p2.x, r.p2.y, r.p2.z])
+            })?;
+            for (i, (d, p1, p2)) in results.into_iter().enumerate() {
+                unsafe {
+                    *out_distance.add(i) = d;
+                    write_point(out_p1, i, p1);
+                    write_point(out_p2, i, p2);
+                }
+            }
+            Ok(())
+        };
+        run().err().unwrap_or(RPQ_OK)
+    })
+}
+
+/// Whether each query's models are at most `tolerance` apart (inclusive; a negative tolerance
+/// counts as 0), as `rpq_tolerance` with this `qsize`: `out_closer[i]` is 1 or 0; when not
+/// NULL, `out_distance[i]` and the points `out_p1`, `out_p2` (3 doubles a query, each in its
+/// own model's frame, NaN when not closer) are the `RpqDistanceResult` fields.
+///
+/// Errors: as `rpq_collide_batch`; a NaN tolerance is `RPQ_ERR_NON_FINITE`.
+///
+/// # Safety
+/// As `rpq_distance_batch`, with `out_closer` holding one writable byte per query.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_tolerance_batch(
+    model1: *const RpqModel,
+    model2: *const RpqModel,
+    poses1: *const RpqPose,
+    num_poses1: usize,
+    poses2: *const RpqPose,
+    num_poses2: usize,
+    tolerance: f64,
+    qsize: c_int,
+    threads: c_int,
+    out_closer: *mut u8,
+    out_distance: *mut f64,
+    out_p1: *mut f64,
+    out_p2: *mut f64,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        // SAFETY: forwarded contract for every pointer below.
+        let run = || -> Result<(), RpqStatus> {
+            let batch = unsafe { Batch::read(model1, model2, poses1, num_poses1, poses2, num_poses2) }?;
+            if out_closer.is_null() && batch.n > 0 {
+                return Err(RPQ_ERR_NULL_POINTER);
+            }
+            if tolerance.is_nan() {
+                return Err(RPQ_ERR_NON_FINITE);
+            }
+            let qsize = qsize.max(2) as usize;
+            let results = batch.run(
+                threads,
+                || (),
+                |m1, p1, m2, p2, _| {
+                    let r = distance::tolerance(m1, p1, m2, p2, tolerance, qsize);
+                    (u8::from(r.closer), r.distance, [r.p1.x, r.p1.y, r.p1.z], [r.p2.x, r.p2.y, r.p2.z])
+                },
+            )?;
+            for (i, (closer, d, p1, p2)) in results.into_iter().enumerate() {
+                unsafe {
+                    *out_closer.add(i) = closer;
+                    if !out_distance.is_null() {
+                        *out_distance.add(i) = d;
+                    }
+                    write_point(out_p1, i, p1);
+                    write_point(out_p2, i, p2);
+                }
+            }
+            Ok(())
+        };
+        run().err().unwrap_or(RPQ_OK)
+    })
+}
+
+/// Converts `n` 4×4 homogeneous matrices (16 doubles each, row-major) into `out_poses`,
+/// checking each one: every entry finite, the last row exactly `0 0 0 1`, and the 3×3 block a
+/// rotation times a positive uniform scale `k` (its columns orthogonal and of squared length
+/// `k²` within `tolerance * k²`, its determinant positive). When `|k − 1| <= tolerance` the block
+/// is taken as the rotation and the scale is 1; otherwise the block divided by `k` is the
+/// rotation and `k` the scale.
+///
+/// Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_NON_FINITE` (a NaN or infinite entry),
+/// `RPQ_ERR_INVALID_ARGUMENT` (a bad last row or block, or a negative or NaN `tolerance`).
+/// `out_poses` is written only on success.
+///
+/// # Safety
+/// `matrices` points to `16 * n` readable doubles and `out_poses` to `n` writable poses (either
+/// may be NULL when `n` is 0).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_poses_from_matrices(
+    matrices: *const f64,
+    n: usize,
+    tolerance: f64,
+    out_poses: *mut RpqPose,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        if n == 0 {
+            return RPQ_OK;
+        }
+        if matrices.is_null() || out_poses.is_null() {
+            return RPQ_ERR_NULL_POINTER;
+        }
+        if tolerance.is_nan() || tolerance < 0.0 {
+            return RPQ_ERR_INVALID_ARGUMENT;
+        }
+        let Some(count) = n.checked_mul(16) else {
+            return RPQ_ERR_INVALID_ARGUMENT;
+        };
+        // SAFETY: the caller provides 16 * n doubles.
+        let values = unsafe { std::slice::from_raw_parts(matrices, count) };
+        let poses: Result<Vec<RpqPose>, RpqStatus> =
+            values.chunks_exact(16).map(|m| pose_from_matrix(m, tolerance)).collect();
+        match poses {
+            Ok(poses) => {
+                // SAFETY: out_poses holds n writable poses, and cannot overlap the fresh Vec.
+                unsafe { std::ptr::copy_nonoverlapping(poses.as_ptr(), out_poses, n) };
+                RPQ_OK
+            }
+            Err(status) => status,
+        }
+    })
+}
+
+/// One matrix of `rpq_poses_from_matrices`. The arithmetic is the Python package's
+/// (`rapidpqp._api._pack_pose`), operation for operation, so both give identical poses.
+fn pose_from_matrix(m: &[f64], tolerance: f64) -> Result<RpqPose, RpqStatus> {
+    if !m.iter().all(|v| v.is_finite()) {
+        return Err(RPQ_ERR_NON_FINITE);
+    }
+    if m[12] != 0.0 || m[13] != 0.0 || m[14] != 0.0 || m[15] != 1.0 {
+        return Err(RPQ_ERR_INVALID_ARGUMENT);
+    }
+    let mut a = [m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]];
+    let c0 = a[0] * a[0] + a[3] * a[3] + a[6] * a[6];
+    let c1 = a[1] * a[1] + a[4] * a[4] + a[7] * a[7];
+    let c2 = a[2] * a[2] + a[5] * a[5] + a[8] * a[8];
+    let s2 = (c0 + c1 + c2) / 3.0;
+    let tol = tolerance * s2;
+    let orthogonal = s2 > 0.0
+        && (c0 - s2).abs() <= tol
+        && (c1 - s2).abs() <= tol
+        && (c2 - s2).abs() <= tol
+        && (a[0] * a[1] + a[3] * a[4] + a[6] * a[7]).abs() <= tol
+        && (a[0] * a[2] + a[3] * a[5] + a[6] * a[8]).abs() <= tol
+        && (a[1] * a[2] + a[4] * a[5] + a[7] * a[8]).abs() <= tol;
+    let det = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6])
+        + a[2] * (a[3] * a[7] - a[4] * a[6]);
+    if !orthogonal || det.is_nan() || det <= 0.0 {
+        return Err(RPQ_ERR_INVALID_ARGUMENT);
+    }
+    let k = s2.sqrt();
+    let mut scale = 1.0;
+    if (k - 1.0).abs() > tolerance {
+        for v in &mut a {
+            *v /= k;
+        }
+        scale = k;
+    }
+    Ok(RpqPose { rotation: a, translation: [m[3], m[7], m[11]], scale })
+}
+
+/// Writes point `i` of a `3n`-double output array; a NULL array is skipped.
+///
+/// # Safety
+/// `out` is NULL or holds at least `3 * (i + 1)` writable doubles.
+unsafe fn write_point(out: *mut f64, i: usize, p: [f64; 3]) {
+    if !out.is_null() {
+        // SAFETY: per the contract.
+        unsafe { std::ptr::copy_nonoverlapping(p.as_ptr(), out.add(3 * i), 3) };
+    }
+}
+
+/// `rpq_collide`'s reading of a request.
+fn collide_request(r: RpqCollideRequest) -> Result<CollideRequest, RpqStatus> {
+    let box_test = match r.box_test {
+        RPQ_BOX_TEST_SAT15 => BoxTest::Sat15,
+        RPQ_BOX_TEST_SAT_LITE => BoxTest::SatLite,
+        _ => return Err(RPQ_ERR_INVALID_ARGUMENT),
+    };
+    let frame = match r.frame {
+        RPQ_FRAME_MODEL1 => TriangleFrame::Model1,
+        RPQ_FRAME_MODEL2 => TriangleFrame::Model2,
+        _ => return Err(RPQ_ERR_INVALID_ARGUMENT),
+    };
+    Ok(CollideRequest { first_contact: r.first_contact != 0, box_test, frame })
+}
+
+/// A model pair and its checked poses (one, or one per query).
+struct Batch<'a> {
+    m1: &'a Model,
+    m2: &'a Model,
+    poses1: Vec<Placement>,
+    poses2: Vec<Placement>,
+    /// Number of queries.
+    n: usize,
+}
+
+impl<'a> Batch<'a> {
+    /// Checks the handles, the counts and every pose.
+    ///
+    /// # Safety
+    /// Models NULL or live; each pose array NULL or holding its count of readable poses.
+    unsafe fn read(
+        model1: *const RpqModel,
+        model2: *const RpqModel,
+        poses1: *const RpqPose,
+        num_poses1: usize,
+        poses2: *const RpqPose,
+        num_poses2: usize,
+    ) -> Result<Batch<'a>, RpqStatus> {
+        // SAFETY: forwarded contract.
+        let m1 = unsafe { model_ref(model1) }?;
+        // SAFETY: forwarded contract.
+        let m2 = unsafe { model_ref(model2) }?;
+        let n = match (num_poses1, num_poses2) {
+            (a, b) if a == b => a,
+            (0, _) | (_, 0) => 0,
+            (1, b) => b,
+            (a, 1) => a,
+            _ => return Err(RPQ_ERR_INVALID_ARGUMENT),
+        };
+        // SAFETY: forwarded contract.
+        let poses1 = unsafe { read_poses(poses1, num_poses1) }?;
+        // SAFETY: forwarded contract.
+        let poses2 = unsafe { read_poses(poses2, num_poses2) }?;
+        Ok(Batch { m1, m2, poses1, poses2, n })
+    }
+
+    fn pose1(&self, i: usize) -> &Placement {
+        &self.poses1[if self.poses1.len() == 1 { 0 } else { i }]
+    }
+
+    fn pose2(&self, i: usize) -> &Placement {
+        &self.poses2[if self.poses2.len() == 1 { 0 } else { i }]
+    }
+
+    /// Runs `query` for every query index on up to `threads` threads, each with its own
+    /// `state`, and returns the results in query order.
+    fn run<S, R>(
+        &self,
+        threads: c_int,
+        state: impl Fn() -> S + Sync,
+        query: impl Fn(&Model, &Placement, &Model, &Placement, &mut S) -> R + Sync,
+    ) -> Result<Vec<R>, RpqStatus>
+    where
+        R: Send,
+    {
+        let n = self.n;
+        let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+        let wanted = if threads <= 0 { cores } else { threads.min(RPQ_MAX_BATCH_THREADS) as usize };
+        let threads = wanted.clamp(1, n.max(1));
+        let one = |i: usize, s: &mut S| query(self.m1, self.pose1(i), self.m2, self.pose2(i), s);
+        if threads == 1 {
+            let mut s = state();
+            return Ok((0..n).map(|i| one(i, &mut s)).collect());
+        }
+        // Threads take blocks of consecutive queries from a shared counter: nearby poses stay
+        // together (warm starts help), and uneven query costs still balance.
+        let block = (n / (threads * 16)).max(1);
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let mut s = state();
+            let mut done: Vec<(usize, Vec<R>)> = Vec::new();
+            loop {
+                let start = next.fetch_add(block, Ordering::Relaxed);
+                if start >= n {
+                    return done;
+                }
+                let end = (start + block).min(n);
+                done.push((start, (start..end).map(|i| one(i, &mut s)).collect()));
+            }
+        };
+        let parts: Vec<Vec<(usize, Vec<R>)>> = std::thread::scope(|scope| {
+            let spawned: Vec<_> = (1..threads)
+                .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
+                .collect();
+            // The calling thread works too; if no thread could be spawned it does it all.
+            let mine = work();
+            let mut parts = vec![mine];
+            for handle in spawned {
+                parts.push(handle.join().map_err(|_| RPQ_ERR_INTERNAL)?);
+            }
+            Ok::<_, RpqStatus>(parts)
+        })?;
+        let mut slots: Vec<Option<R>> = (0..n).map(|_| None).collect();
+        for (start, results) in parts.into_iter().flatten() {
+            for (k, r) in results.into_iter().enumerate() {
+                slots[start + k] = Some(r);
+            }
+        }
+        slots.into_iter().map(|r| r.ok_or(RPQ_ERR_INTERNAL)).collect()
+    }
+}
+
+/// Reads and checks `count` poses.
+///
+/// # Safety
+/// `poses` is NULL or points to `count` readable poses.
+unsafe fn read_poses(poses: *const RpqPose, count: usize) -> Result<Vec<Placement>, RpqStatus> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    if poses.is_null() {
+        return Err(RPQ_ERR_NULL_POINTER);
+    }
+    // SAFETY: i < count, so every pointer is in the caller's array.
+    (0..count).map(|i| unsafe { read_pose(poses.add(i)) }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ffi::native::{
+        RPQ_ERR_INVALID_SCALE, RpqDistanceResult, rpq_collide, rpq_collide_result_free,
+        rpq_collide_result_new, rpq_collide_result_num_pairs, rpq_distance, rpq_model_build, rpq_model_free,
+        rpq_tolerance,
+    };
+
+    fn pose(k: usize) -> RpqPose {
+        let a = 0.3 * k as f64;
+        let (c, s) = (a.cos(), a.sin());
+        RpqPose {
+            rotation: [c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0],
+            translation: [0.1 * k as f64 - 1.0, 0.05 * k as f64, 0.02],
+            scale: 1.0,
+        }
+    }
+
+    /// A small fan of triangles around the origin.
+    fn fan() -> *mut RpqModel {
+        let mut tris = Vec::new();
+        for k in 0..24 {
+            let (a, b) = (0.26 * k as f64, 0.26 * (k + 1) as f64);
+            tris.extend_from_slice(&[
+                0.0,
+                0.0,
+                0.1 * (k % 3) as f64,
+                a.cos(),
+                a.sin(),
+                0.0,
+                b.cos(),
+                b.sin(),
+                0.2,
+            ]);
+        }
+        let mut m = std::ptr::null_mut();
+        // SAFETY: 24 triangles of 9 doubles.
+        assert_eq!(unsafe { rpq_model_build(tris.as_ptr(), std::ptr::null(), 24, &mut m) }, RPQ_OK);
+        m
+    }
+
+    #[test]
+    fn batches_equal_single_queries() {
+        let (a, b) = (fan(), fan());
+        let poses: Vec<RpqPose> = (0..40).map(pose).collect();
+        let id = [pose(0)];
+        let n = poses.len();
+        for threads in [1, 2, 3, 0] {
+            let (mut col, mut pairs) = (vec![9u8; n], vec![9u64; n]);
+            let (mut d, mut p1, mut p2) = (vec![0.0; n], vec![0.0; 3 * n], vec![0.0; 3 * n]);
+            let (mut closer, mut td) = (vec![9u8; n], vec![0.0; n]);
+            // SAFETY: arrays sized per the contract; models live.
+            unsafe {
+                let rc = rpq_collide_batch(
+                    a,
+                    b,
+                    id.as_ptr(),
+                    1,
+                    poses.as_ptr(),
+                    n,
+                    std::ptr::null(),
+                    threads,
+                    col.as_mut_ptr(),
+                    pairs.as_mut_ptr(),
+                );
+                assert_eq!(rc, RPQ_OK);
+                let rc = rpq_distance_batch(
+                    a,
+                    b,
+                    id.as_ptr(),
+                    1,
+                    poses.as_ptr(),
+                    n,
+                    std::ptr::null(),
+                    0,
+                    threads,
+                    d.as_mut_ptr(),
+                    p1.as_mut_ptr(),
+                    p2.as_mut_ptr(),
+                );
+                assert_eq!(rc, RPQ_OK);
+                let rc = rpq_tolerance_batch(
+                    a,
+                    b,
+                    id.as_ptr(),
+                    1,
+                    poses.as_ptr(),
+                    n,
+                    0.1,
+                    2,
+                    threads,
+                    closer.as_mut_ptr(),
+                    td.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                );
+                assert_eq!(rc, RPQ_OK);
+                let result = rpq_collide_result_new();
+                for i in 0..n {
+                    assert_eq!(rpq_collide(a, &id[0], b, &poses[i], std::ptr::null(), result), RPQ_OK);
+                    let k = rpq_collide_result_num_pairs(result);
+                    assert_eq!((col[i], pairs[i]), (u8::from(k > 0), k as u64), "query {i}");
+                    let mut r = RpqDistanceResult::default();
+                    assert_eq!(
+                        rpq_distance(a, &id[0], b, &poses[i], std::ptr::null(), std::ptr::null_mut(), &mut r),
+                        RPQ_OK
+                    );
+                    assert_eq!(
+                        (d[i], &p1[3 * i..3 * i + 3], &p2[3 * i..3 * i + 3]),
+                        (r.distance, &r.p1[..], &r.p2[..])
+                    );
+                    assert_eq!(rpq_tolerance(a, &id[0], b, &poses[i], 0.1, 2, &mut r), RPQ_OK);
+                    assert_eq!((closer[i], td[i].to_bits()), (r.closer as u8, r.distance.to_bits()));
+                }
+                rpq_collide_result_free(result);
+            }
+        }
+        // SAFETY: live models, freed once.
+        unsafe {
+            rpq_model_free(a);
+            rpq_model_free(b);
+        }
+    }
+
+    #[test]
+    fn poses_from_matrices() {
+        let (c, s) = (0.6f64, 0.8f64);
+        let rot = [c, -s, 0.0, 1.0, s, c, 0.0, 2.0, 0.0, 0.0, 1.0, 3.0, 0.0, 0.0, 0.0, 1.0];
+        let mut scaled = rot;
+        for k in [0, 1, 2, 4, 5, 6, 8, 9, 10] {
+            scaled[k] *= 2.0;
+        }
+        let input: Vec<f64> = rot.iter().chain(&scaled).copied().collect();
+        let mut out = [pose(0); 2];
+        // SAFETY: 2 matrices in, 2 poses out.
+        assert_eq!(unsafe { rpq_poses_from_matrices(input.as_ptr(), 2, 1e-6, out.as_mut_ptr()) }, RPQ_OK);
+        assert_eq!(out[0].rotation, [c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0]);
+        assert_eq!((out[0].translation, out[0].scale), ([1.0, 2.0, 3.0], 1.0));
+        assert_eq!((out[1].rotation, out[1].scale), (out[0].rotation, 2.0));
+        let bad = |k: usize, v: f64| {
+            let mut m = rot;
+            m[k] = v;
+            let mut p = [pose(0)];
+            // SAFETY: 1 matrix in, 1 pose out.
+            let status = unsafe { rpq_poses_from_matrices(m.as_ptr(), 1, 1e-6, p.as_mut_ptr()) };
+            assert_eq!(p[0].translation, pose(0).translation, "nothing written on error");
+            status
+        };
+        assert_eq!(bad(3, f64::NAN), RPQ_ERR_NON_FINITE);
+        assert_eq!(bad(12, 0.5), RPQ_ERR_INVALID_ARGUMENT);
+        assert_eq!(bad(15, 2.0), RPQ_ERR_INVALID_ARGUMENT);
+        assert_eq!(bad(1, 0.1), RPQ_ERR_INVALID_ARGUMENT);
+        assert_eq!(bad(10, -1.0), RPQ_ERR_INVALID_ARGUMENT, "a reflection");
+        // SAFETY: n = 0 reads and writes nothing.
+        assert_eq!(
+            unsafe { rpq_poses_from_matrices(std::ptr::null(), 0, 1e-6, std::ptr::null_mut()) },
+            RPQ_OK
+        );
+        let mut p = [pose(0)];
+        // SAFETY: as above.
+        assert_eq!(
+            unsafe { rpq_poses_from_matrices(rot.as_ptr(), 1, f64::NAN, p.as_mut_ptr()) },
+            RPQ_ERR_INVALID_ARGUMENT
+        );
+    }
+
+    #[test]
+    fn bad_arguments_write_nothing() {
+        let (a, b) = (fan(), fan());
+        let mut poses: Vec<RpqPose> = (0..5).map(pose).collect();
+        let mut col = vec![7u8; 5];
+        let mut d = vec![7.0; 5];
+        // SAFETY: arrays sized per the contract (or NULL where tested); models live.
+        unsafe {
+            let collide = |p1: *const RpqPose, n1, p2: *const RpqPose, n2, out: *mut u8| {
+                rpq_collide_batch(a, b, p1, n1, p2, n2, std::ptr::null(), 2, out, std::ptr::null_mut())
+            };
+            let pp = poses.as_ptr();
+            assert_eq!(collide(pp, 5, pp, 4, col.as_mut_ptr()), RPQ_ERR_INVALID_ARGUMENT);
+            assert_eq!(collide(pp, 5, std::ptr::null(), 1, col.as_mut_ptr()), RPQ_ERR_NULL_POINTER);
+            assert_eq!(collide(pp, 5, pp, 5, std::ptr::null_mut()), RPQ_ERR_NULL_POINTER);
+            assert_eq!(
+                rpq_collide_batch(
+                    std::ptr::null(),
+                    b,
+                    pp,
+                    5,
+                    pp,
+                    5,
+                    std::ptr::null(),
+                    1,
+                    col.as_mut_ptr(),
+                    std::ptr::null_mut()
+                ),
+                RPQ_ERR_NULL_POINTER
+            );
+            let bad_request = RpqCollideRequest { first_contact: 0, box_test: 7, frame: 0 };
+            assert_eq!(
+                rpq_collide_batch(
+                    a,
+                    b,
+                    pp,
+                    5,
+                    pp,
+                    5,
+                    &bad_request,
+                    1,
+                    col.as_mut_ptr(),
+                    std::ptr::null_mut()
+                ),
+                RPQ_ERR_INVALID_ARGUMENT
+            );
+            poses[4].translation[1] = f64::NAN;
+            let pp = poses.as_ptr();
+            assert_eq!(collide(pp, 5, pp, 1, col.as_mut_ptr()), RPQ_ERR_NON_FINITE);
+            poses[4].translation[1] = 0.0;
+            poses[3].scale = 0.0;
+            let pp = poses.as_ptr();
+            assert_eq!(collide(pp, 5, pp, 1, col.as_mut_ptr()), RPQ_ERR_INVALID_SCALE);
+            assert_eq!(col, vec![7u8; 5], "outputs untouched on error");
+            let negative = RpqDistanceRequest { rel_err: -1.0, abs_err: 0.0, qsize: 2 };
+            assert_eq!(
+                rpq_distance_batch(
+                    a,
+                    b,
+                    pp,
+                    3,
+                    pp,
+                    3,
+                    &negative,
+                    0,
+                    1,
+                    d.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut()
+                ),
+                RPQ_ERR_INVALID_ARGUMENT
+            );
+            assert_eq!(
+                rpq_tolerance_batch(
+                    a,
+                    b,
+                    pp,
+                    3,
+                    pp,
+                    3,
+                    f64::NAN,
+                    2,
+                    1,
+                    col.as_mut_ptr(),
+                    d.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut()
+                ),
+                RPQ_ERR_NON_FINITE
+            );
+            assert_eq!(d, vec![7.0; 5]);
+            // No queries: nothing to write, outputs may be NULL.
+            assert_eq!(collide(pp, 0, pp, 1, std::ptr::null_mut()), RPQ_OK);
+            rpq_model_free(a);
+            rpq_model_free(b);
+        }
+    }
+}
