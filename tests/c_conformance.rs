@@ -14,111 +14,33 @@
 //!   the program's copies (copy relocations, C_API.md section 1).
 
 use std::ffi::{OsStr, OsString};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Command;
 
 mod common;
 use common::built_library;
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Where the C programs are written (`target/tmp/c_tests`).
-fn scratch_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_tests");
-    std::fs::create_dir_all(&dir).expect("create target/tmp/c_tests");
-    dir
-}
-
-/// The system C compiler with `-std=c99 -Wall -Wextra -Werror`, without `-fPIC`.
-fn c_compiler() -> Command {
-    compiler(false)
-}
+use common::cbuild::{
+    manifest_dir, only_named, report, run, scratch_dir, selected_cases, static_link,
+    try_compile_asan,
+};
 
 /// The system C (`-std=c99`) or C++ (`-std=c++11`) compiler with `-Wall -Wextra -Werror`, the
 /// `include` folder, and no `-fPIC`.
 fn compiler(cpp: bool) -> Command {
-    let mut build = cc::Build::new();
-    build
-        .target(env!("RAPIDPQP_BUILD_TARGET"))
-        .host(env!("RAPIDPQP_BUILD_HOST"))
-        .opt_level(2)
-        .debug(false)
-        .pic(false)
-        .cargo_metadata(false)
-        .cpp(cpp)
-        .std(if cpp { "c++11" } else { "c99" })
-        .warnings(true)
-        .extra_warnings(true)
-        .warnings_into_errors(true)
-        .include(manifest_dir().join("include"));
-    build.get_compiler().to_command()
+    common::cbuild::compiler(cpp, if cpp { "c++11" } else { "c99" })
+        .include(manifest_dir().join("include"))
+        .get_compiler()
+        .to_command()
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn run(mut command: Command, what: &str) -> Output {
-    command
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {what} ({command:?}): {e}"))
-}
-
-/// Compiles `c_tests/<source>` with the extra arguments (flags, libraries) into `exe`; the
-/// compiler's messages on failure.
-fn try_compile(source: &str, exe: &str, args: &[&OsStr]) -> Result<PathBuf, String> {
-    let out = scratch_dir().join(exe);
-    let mut command = c_compiler();
-    command
-        .arg(manifest_dir().join("c_tests").join(source))
-        .args(args)
-        .arg("-o")
-        .arg(&out);
-    let output = run(command, "the C compiler");
-    if output.status.success() {
-        Ok(out)
-    } else {
-        Err(format!("{}{}", text(&output.stdout), text(&output.stderr)))
-    }
-}
-
+/// Compiles `c_tests/<source>` as C99 with the extra arguments (flags, libraries) into `exe`.
 fn compile(source: &str, exe: &str, args: &[&OsStr]) -> PathBuf {
-    try_compile(source, exe, args)
-        .unwrap_or_else(|e| panic!("compiling c_tests/{source} failed:\n{e}"))
-}
-
-/// `librapidpqp.a` and the system libraries it needs.
-fn static_link(static_lib: &Path) -> [&OsStr; 4] {
-    [
-        static_lib.as_os_str(),
-        "-lm".as_ref(),
-        "-lpthread".as_ref(),
-        "-ldl".as_ref(),
-    ]
+    common::cbuild::compile(compiler(false), source, exe, args)
 }
 
 /// The RAPID cases: conformance folders with a `rapid_all.txt`, filtered by `RAPIDPQP_CASES`.
 fn rapid_cases() -> Vec<PathBuf> {
-    let root = manifest_dir().join("tests/data/conformance");
-    let filter = std::env::var("RAPIDPQP_CASES").unwrap_or_default();
-    let words: Vec<&str> = filter
-        .split(',')
-        .map(str::trim)
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", root.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|dir| dir.join("rapid_all.txt").is_file())
-        .filter(|dir| {
-            let name = dir.file_name().unwrap_or_default().to_string_lossy();
-            words.is_empty() || words.iter().any(|w| name.contains(w))
-        })
-        .collect();
-    cases.sort();
-    cases
+    selected_cases("rapid_all.txt")
 }
 
 #[test]
@@ -142,8 +64,8 @@ fn rapid_conformance_cases() {
         .arg(manifest_dir().join("c_tests/exceptions"))
         .args(&cases);
     let output = run(command, "rapid_conformance");
-    let report = format!("{}{}", text(&output.stdout), text(&output.stderr));
-    let report_path = scratch_dir().join("rapid_conformance.txt");
+    let report = report(&output);
+    let report_path = scratch_dir("c_tests").join("rapid_conformance.txt");
     std::fs::write(&report_path, &report).expect("write the report");
     println!("{report}\n(report saved in {})", report_path.display());
     assert!(
@@ -173,10 +95,9 @@ fn header_declares_the_c_api_contract() {
         let output = run(command, "the compiler");
         assert!(
             output.status.success(),
-            "include/rapidpqp.h does not declare C_API.md's RAPID names as written ({}):\n{}{}",
+            "include/rapidpqp.h does not declare C_API.md's RAPID names as written ({}):\n{}",
             if cpp { "C++" } else { "C" },
-            text(&output.stdout),
-            text(&output.stderr)
+            report(&output)
         );
     }
 }
@@ -187,24 +108,15 @@ fn header_declares_the_c_api_contract() {
 #[test]
 fn rapid_conformance_small_cases_under_asan() {
     let static_lib = built_library("librapidpqp.a");
-    let asan: [&OsStr; 3] = [
-        "-fsanitize=address".as_ref(),
-        "-fno-omit-frame-pointer".as_ref(),
-        "-g".as_ref(),
-    ];
-    let args: Vec<&OsStr> = asan.into_iter().chain(static_link(&static_lib)).collect();
-    let exe = match try_compile("rapid_conformance.c", "rapid_conformance_asan", &args) {
-        Ok(exe) => exe,
-        Err(why) => {
-            println!("AddressSanitizer build not available, skipped:\n{why}");
-            return;
-        }
+    let Some(exe) = try_compile_asan(
+        compiler(false),
+        "rapid_conformance.c",
+        "rapid_conformance_asan",
+        &static_lib,
+    ) else {
+        return;
     };
-    let small = ["single", "degenerate", "soup"];
-    let cases: Vec<PathBuf> = rapid_cases()
-        .into_iter()
-        .filter(|dir| small.iter().any(|name| dir.ends_with(name)))
-        .collect();
+    let cases = only_named(rapid_cases(), &["single", "degenerate", "soup"]);
     let mut command = Command::new(&exe);
     command
         .env("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=0")
@@ -212,8 +124,7 @@ fn rapid_conformance_small_cases_under_asan() {
         .arg(manifest_dir().join("c_tests/exceptions"))
         .args(&cases);
     let output = run(command, "rapid_conformance (AddressSanitizer)");
-    let report = format!("{}{}", text(&output.stdout), text(&output.stderr));
-    println!("{report}");
+    println!("{}", report(&output));
     assert!(
         output.status.success(),
         "rapid_conformance under AddressSanitizer failed ({})",
@@ -245,7 +156,7 @@ fn globals_reach_a_program_linked_to_the_shared_library() {
         let mut command = Command::new(&exe);
         command.env("LD_LIBRARY_PATH", lib_dir);
         let output = run(command, "interpose");
-        let report = format!("{}{}", text(&output.stdout), text(&output.stderr));
+        let report = report(&output);
         println!("{}: {report}", exe.display());
         assert!(
             output.status.success(),

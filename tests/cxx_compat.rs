@@ -22,57 +22,39 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 mod common;
-use common::{Case, built_library, contact_lines, sorted};
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::cbuild::{ASAN_FLAGS, SYSTEM_LIBS, manifest_dir, report, text};
+use common::{CUBE_QUADS, Case, built_library, contact_lines, sorted};
 
 fn scratch_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cxx_tests");
-    std::fs::create_dir_all(&dir).expect("create target/tmp/cxx_tests");
-    dir
+    common::cbuild::scratch_dir("cxx_tests")
 }
 
 /// The system C++ compiler with `-std=<std> -Wall -Wextra -pedantic -Werror`, the `include`
 /// folder, and no `-fPIC` (programs are built the ordinary way).
 fn cxx(std: &str, opt: u32) -> Command {
-    let mut build = cc::Build::new();
-    build
-        .target(env!("RAPIDPQP_BUILD_TARGET"))
-        .host(env!("RAPIDPQP_BUILD_HOST"))
+    common::cbuild::compiler(true, std)
         .opt_level(opt)
-        .debug(false)
-        .pic(false)
-        .cargo_metadata(false)
-        .cpp(true)
-        .std(std)
-        .warnings(true)
-        .extra_warnings(true)
-        .warnings_into_errors(true)
         .flag("-pedantic")
-        .include(manifest_dir().join("include"));
-    build.get_compiler().to_command()
+        .include(manifest_dir().join("include"))
+        .get_compiler()
+        .to_command()
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn run(mut command: Command, what: &str) -> Output {
-    command.output().unwrap_or_else(|e| {
-        panic!("cannot run {what} ({command:?}): {e}; the C++ tests need a C++ compiler (g++) and binutils")
-    })
+fn run(command: Command, what: &str) -> Output {
+    common::cbuild::run_or_explain(
+        command,
+        what,
+        "; the C++ tests need a C++ compiler (g++) and binutils",
+    )
 }
 
 fn run_ok(command: Command, what: &str) -> String {
     let output = run(command, what);
     assert!(
         output.status.success(),
-        "{what} failed ({}):\n{}{}",
+        "{what} failed ({}):\n{}",
         output.status,
-        text(&output.stdout),
-        text(&output.stderr)
+        report(&output)
     );
     text(&output.stdout)
 }
@@ -80,9 +62,6 @@ fn run_ok(command: Command, what: &str) -> String {
 fn source(name: &str) -> PathBuf {
     manifest_dir().join("c_tests/cxx").join(name)
 }
-
-/// The system libraries a C++ program links besides ours.
-const SYSTEM_LIBS: [&str; 3] = ["-lm", "-lpthread", "-ldl"];
 
 /// One program built three ways, and its output (identical for all three).
 struct Built {
@@ -224,26 +203,23 @@ fn nm(args: &[&OsStr], what: &str) -> HashSet<String> {
         .collect()
 }
 
+/// The symbols `library` (of this build) defines, per `nm <flag> --defined-only`.
+fn defined_by_library(library: &str, flag: &str) -> HashSet<String> {
+    let lib = built_library(library);
+    nm(
+        &[flag.as_ref(), "--defined-only".as_ref(), lib.as_os_str()],
+        library,
+    )
+}
+
 fn defined_static() -> &'static HashSet<String> {
     static SET: OnceLock<HashSet<String>> = OnceLock::new();
-    SET.get_or_init(|| {
-        let lib = built_library("librapidpqp.a");
-        nm(
-            &["-g".as_ref(), "--defined-only".as_ref(), lib.as_os_str()],
-            "librapidpqp.a",
-        )
-    })
+    SET.get_or_init(|| defined_by_library("librapidpqp.a", "-g"))
 }
 
 fn defined_shared() -> &'static HashSet<String> {
     static SET: OnceLock<HashSet<String>> = OnceLock::new();
-    SET.get_or_init(|| {
-        let lib = built_library("librapidpqp.so");
-        nm(
-            &["-D".as_ref(), "--defined-only".as_ref(), lib.as_os_str()],
-            "librapidpqp.so",
-        )
-    })
+    SET.get_or_init(|| defined_by_library("librapidpqp.so", "-D"))
 }
 
 /// Symbols defined by the C and C++ runtime libraries the compiler links by default.
@@ -305,6 +281,25 @@ fn check_undefined_symbols(object: &Path) -> Vec<String> {
     );
     ours.sort();
     ours
+}
+
+/// Checks the undefined symbols of `object` (as [`check_undefined_symbols`] does) and that
+/// `<name>.o` uses every one of `symbols` but the base-object constructor and destructor
+/// variants (`C2Ev`, `D2Ev`) and the names containing one of `unused`.
+fn assert_uses_symbols(object: &Path, name: &str, symbols: &[&str], unused: &[&str]) {
+    let ours = check_undefined_symbols(object);
+    let skipped = |sym: &&&str| {
+        ["C2Ev", "D2Ev"]
+            .iter()
+            .chain(unused)
+            .any(|u| sym.contains(u))
+    };
+    for sym in symbols.iter().filter(|sym| !skipped(sym)) {
+        assert!(
+            ours.iter().any(|o| o == sym),
+            "{name}.o does not use {sym}: {ours:?}"
+        );
+    }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -613,16 +608,12 @@ fn rapid_sample_client_matches_rapid_and_the_c_api() {
         "the scaled placement should collide"
     );
 
-    let ours = check_undefined_symbols(&built.object);
-    for sym in RAPID_SYMBOLS
-        .iter()
-        .filter(|s| !s.contains("build_hierarchy") && !s.contains("C2Ev") && !s.contains("D2Ev"))
-    {
-        assert!(
-            ours.iter().any(|o| o == sym),
-            "rapid_sample.o does not use {sym}: {ours:?}"
-        );
-    }
+    assert_uses_symbols(
+        &built.object,
+        "rapid_sample",
+        RAPID_SYMBOLS,
+        &["build_hierarchy"],
+    );
 }
 
 // ------------------------------------------------------------------------------------------
@@ -800,16 +791,7 @@ fn pqp_client_matches_pqp_and_the_c_api() {
         rapidpqp::ffi::pqp::PQP_Model_delete(m2);
     }
 
-    let ours = check_undefined_symbols(&built.object);
-    for sym in PQP_SYMBOLS
-        .iter()
-        .filter(|s| !s.contains("C2Ev") && !s.contains("D2Ev"))
-    {
-        assert!(
-            ours.iter().any(|o| o == sym),
-            "pqp_client.o does not use {sym}: {ours:?}"
-        );
-    }
+    assert_uses_symbols(&built.object, "pqp_client", PQP_SYMBOLS, &[]);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -863,19 +845,11 @@ const FRAMES: [[[f64; 3]; 5]; 6] = [
 
 /// The 12 triangles of the unit cube, in vcollide_client.cpp's order.
 fn cube() -> Vec<[[f64; 3]; 3]> {
-    let quads = [
-        [0, 1, 3, 2],
-        [4, 6, 7, 5],
-        [0, 4, 5, 1],
-        [2, 3, 7, 6],
-        [0, 2, 6, 4],
-        [1, 5, 7, 3],
-    ];
     let v = |k: usize| {
         let c = |bit: usize| if k & bit != 0 { 0.5 } else { -0.5 };
         [c(4), c(2), c(1)]
     };
-    quads
+    CUBE_QUADS
         .iter()
         .flat_map(|q| [[v(q[0]), v(q[1]), v(q[2])], [v(q[0]), v(q[2]), v(q[3])]])
         .collect()
@@ -1009,16 +983,7 @@ fn vcollide_client_matches_brute_force_and_the_c_api() {
     let all_contacts: BTreeSet<usize> = (0..6).filter(|f| int(frames[2 * f + 1][2]) > 0).collect();
     assert!(!all_contacts.is_empty());
 
-    let ours = check_undefined_symbols(&built.object);
-    for sym in VCOLLIDE_SYMBOLS
-        .iter()
-        .filter(|s| !s.contains("C2Ev") && !s.contains("D2Ev"))
-    {
-        assert!(
-            ours.iter().any(|o| o == sym),
-            "vcollide_client.o does not use {sym}: {ours:?}"
-        );
-    }
+    assert_uses_symbols(&built.object, "vcollide_client", VCOLLIDE_SYMBOLS, &[]);
 }
 
 /// A V-COLLIDE 1.x C++ program (its class declared as 1.x's `VCollide.H` declares it, in
@@ -1032,13 +997,7 @@ fn vcollide_1x_object_links_and_runs() {
         vec![vec!["2", "0", "1", "1", "2"], vec!["0"]],
         "1.x reports"
     );
-    let ours = check_undefined_symbols(&built.object);
-    for sym in VCOLLIDE_1X_SYMBOLS {
-        assert!(
-            ours.iter().any(|o| o == sym),
-            "vcollide1x_client.o does not use {sym}: {ours:?}"
-        );
-    }
+    assert_uses_symbols(&built.object, "vcollide1x_client", VCOLLIDE_1X_SYMBOLS, &[]);
 }
 
 /// Every program again under AddressSanitizer (leak detection on): the copies destroyed twice,
@@ -1056,7 +1015,7 @@ fn programs_are_clean_under_address_sanitizer() {
         let exe = scratch_dir().join(format!("{name}_asan"));
         let mut command = cxx("c++11", 1);
         command
-            .args(["-g", "-fsanitize=address", "-fno-omit-frame-pointer"])
+            .args(ASAN_FLAGS)
             .arg(source(&format!("{name}.cpp")))
             .arg(&static_lib)
             .args(SYSTEM_LIBS)
@@ -1075,10 +1034,9 @@ fn programs_are_clean_under_address_sanitizer() {
         let output = run(command, &format!("{name} (AddressSanitizer)"));
         assert!(
             output.status.success(),
-            "{name} under AddressSanitizer failed ({}):\n{}{}",
+            "{name} under AddressSanitizer failed ({}):\n{}",
             output.status,
-            text(&output.stdout),
-            text(&output.stderr)
+            report(&output)
         );
     }
 }

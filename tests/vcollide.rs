@@ -18,6 +18,7 @@ use std::time::Instant;
 
 mod common;
 
+use common::cbuild::{manifest_dir, report, static_link};
 use rapidpqp::Triangle;
 use rapidpqp::ffi::vcollide::*;
 use rapidpqp::io::load_obj;
@@ -25,10 +26,6 @@ use rapidpqp::nbody::{ObjectId, Pose, World};
 
 /// V-COLLIDE 2.01's frame loop on the public scene (NOTES.md): 1.14e-4 s per frame.
 const VCOLLIDE_US_PER_FRAME: f64 = 114.0;
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn scene_dir() -> PathBuf {
     std::env::var_os("RAPIDPQP_VC_SCENE")
@@ -269,48 +266,17 @@ fn rust_engine_matches_all_pairs_collide_on_the_scene() {
 // ---------------------------------------------------------------------------------------------
 // The C API, from C
 
-
 /// Compiles `c_tests/<source>` (C99, all warnings as errors) against the header build.rs
 /// generated for this build, linked with `librapidpqp.a`.
 fn compile_c(source: &str, exe: &str) -> PathBuf {
     let lib = common::built_library("librapidpqp.a");
-    assert!(
-        lib.is_file(),
-        "{} not found: build the crate first (`cargo test` does)",
-        lib.display()
-    );
-    let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_tests");
-    std::fs::create_dir_all(&scratch).expect("create the scratch folder");
-    let out = scratch.join(exe);
-    let mut build = cc::Build::new();
-    build
-        .target(env!("RAPIDPQP_BUILD_TARGET"))
-        .host(env!("RAPIDPQP_BUILD_HOST"))
-        .opt_level(2)
-        .debug(false)
-        .cargo_metadata(false)
-        .std("c99")
-        .warnings(true)
-        .extra_warnings(true)
-        .warnings_into_errors(true)
+    let compiler = common::cbuild::compiler(false, "c99")
+        .pic(true) // cc's default, as this program has always been built
         .include(env!("OUT_DIR"))
-        .include(manifest_dir().join("c_tests"));
-    let mut command = build.get_compiler().to_command();
-    command
-        .arg(manifest_dir().join("c_tests").join(source))
-        .arg(&lib)
-        .args(["-lm", "-lpthread", "-ldl", "-o"])
-        .arg(&out);
-    let output = command
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run the C compiler: {e}"));
-    assert!(
-        output.status.success(),
-        "compiling c_tests/{source} failed:\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    out
+        .include(manifest_dir().join("c_tests"))
+        .get_compiler()
+        .to_command();
+    common::cbuild::compile(compiler, source, exe, &static_link(&lib))
 }
 
 #[test]
@@ -320,11 +286,7 @@ fn c_api_replays_the_scene() {
         .arg(scene_dir())
         .output()
         .expect("run vcollide_scene");
-    let report = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let report = report(&output);
     println!("{report}");
     assert!(
         output.status.success(),
@@ -377,14 +339,7 @@ impl Handle {
                 [-0.5, 0.5][(i >> 2) & 1],
             ]
         };
-        for q in [
-            [0, 1, 3, 2],
-            [4, 6, 7, 5],
-            [0, 4, 5, 1],
-            [2, 3, 7, 6],
-            [0, 2, 6, 4],
-            [1, 5, 7, 3],
-        ] {
+        for q in common::CUBE_QUADS {
             assert_eq!(self.add_tri(c(q[0]), c(q[1]), c(q[2])), VC_OK);
             assert_eq!(self.add_tri(c(q[0]), c(q[2]), c(q[3])), VC_OK);
         }

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use rapidpqp::io::load_obj;
 use rapidpqp::{Model, Placement, Triangle};
 
+pub mod cbuild;
+
 pub fn conformance_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance")
 }
@@ -145,3 +147,14 @@ pub fn built_library(file: &str) -> PathBuf {
     assert!(path.is_file(), "{} not found after cargo build --lib", path.display());
     path
 }
+
+/// The six faces of a cube as quads of corner numbers 0..8, each bit of a corner number
+/// choosing the low or high side on one axis (which bit is which axis is the user's).
+pub const CUBE_QUADS: [[usize; 4]; 6] = [
+    [0, 1, 3, 2],
+    [4, 6, 7, 5],
+    [0, 4, 5, 1],
+    [2, 3, 7, 6],
+    [0, 2, 6, 4],
+    [1, 5, 7, 3],
+];
