@@ -9,8 +9,14 @@
 //! pair. The search stops once that lower bound meets the smallest `|P − Q|` seen (an upper
 //! bound), and only the lower bound is ever returned, so rounding in the choice of candidates can
 //! only make the answer smaller, never larger than the truth.
+//!
+//! For speed the candidates are tried cheapest and likeliest first (the gaps along the two
+//! normals, each with its vertex–face certificate, then the edge pairs facing each other), the
+//! edge-pair closest points are specialised to a's axis-aligned edges, and a caller that only
+//! needs values below some threshold ([`rss_distance_placed`]'s `cut`) gets a lower bound as
+//! soon as one exceeds it. [`rss_distance_placed`] takes b already placed in a's rectangle frame,
+//! so a traversal can compose that placement once per node pair it expands.
 
-use crate::geometry::tri_distance::segment_params;
 use crate::math::{Mat3, Vec3};
 
 /// A rectangle swept sphere: all points within `radius` of the rectangle
@@ -140,29 +146,81 @@ impl Rss {
     }
 }
 
+/// A 3×3 matrix as rows: `m[i][j]` is row `i`, column `j`.
+pub type Rows3 = [[f64; 3]; 3];
+
+/// Column `i` of a matrix (an axis of a frame).
+#[inline(always)]
+pub fn axis(m: &Mat3, i: usize) -> [f64; 3] {
+    [m[(0, i)], m[(1, i)], m[(2, i)]]
+}
+
+/// `x·y`.
+#[inline(always)]
+pub fn dot3(x: &[f64; 3], y: &[f64; 3]) -> f64 {
+    x[0] * y[0] + x[1] * y[1] + x[2] * y[2]
+}
+
+/// `max |xᵢ|`.
+#[inline(always)]
+pub fn amax3(x: &[f64; 3]) -> f64 {
+    let (a, b, c) = (x[0].abs(), x[1].abs(), x[2].abs());
+    let m = if a > b { a } else { b };
+    if m > c { m } else { c }
+}
+
 /// A lower bound on the distance between volume `a` and volume `b`, `b` being placed in `a`'s
 /// model frame by `x ↦ rot·x + trans` (`rot` a rotation). Exact up to rounding:
 /// `max(rectangle distance − a.radius − b.radius, 0)`, minus a safety margin of `1e-13` relative
 /// to the numbers involved, so rounding never makes it exceed the true distance. 0 when the
 /// volumes overlap.
 pub fn rss_distance(a: &Rss, b: &Rss, rot: &Mat3, trans: &Vec3) -> f64 {
-    let at = a.axes.transpose();
-    let r = at * (rot * b.axes);
+    rss_distance_cut(a, b, rot, trans, f64::INFINITY)
+}
+
+/// [`rss_distance`] for a caller that only needs the exact value when it is at most `cut` (see
+/// [`rss_distance_placed`]).
+pub fn rss_distance_cut(a: &Rss, b: &Rss, rot: &Mat3, trans: &Vec3, cut: f64) -> f64 {
+    // b's axes and corner in a's model frame, then in a's rectangle frame.
+    let rb = rot * b.axes;
+    let q = [axis(&rb, 0), axis(&rb, 1), axis(&rb, 2)];
     let bc = rot * b.corner + trans;
-    let t = at * (bc - a.corner);
-    let rsum = a.radius + b.radius;
-    let lb = rect_lower_bound(a.lengths, &r, &t, b.lengths, rsum);
-    let margin = 1e-13
-        * (a.corner.amax()
-            + bc.amax()
-            + t.amax()
-            + a.lengths[0]
-            + a.lengths[1]
-            + b.lengths[0]
-            + b.lengths[1]
-            + rsum);
+    let ac = [a.corner.x, a.corner.y, a.corner.z];
+    let d = [bc.x - ac[0], bc.y - ac[1], bc.z - ac[2]];
+    let ai = [axis(&a.axes, 0), axis(&a.axes, 1), axis(&a.axes, 2)];
+    let inner = |v: &[f64; 3]| [dot3(&ai[0], v), dot3(&ai[1], v), dot3(&ai[2], v)];
+    let (bj, t) = ([inner(&q[0]), inner(&q[1]), inner(&q[2])], inner(&d));
+    let coords = a.corner.amax() + bc.amax();
+    rss_distance_placed(a.lengths, b.lengths, a.radius + b.radius, &bj, &t, coords, cut)
+}
+
+/// [`rss_distance`] from b's rectangle placed in a's rectangle frame: `bj[j]` is b's axis j in
+/// a's axes (`bj[j][i] = aᵢ·bⱼ` for the axes in any common frame), `t` b's corner relative to
+/// a's corner in a's axes.
+/// `rsum` is the sum of the two radii; `coords` bounds the magnitude of the coordinates `bj` and
+/// `t` were computed from (it scales the rounding margin, `1e-13` relative), e.g. the largest
+/// absolute coordinates of the two corners in the common frame.
+///
+/// `cut`: the caller only needs the exact value when it is at most `cut`. Once a lower bound
+/// above `cut` is established the computation stops and returns that bound (still a lower
+/// bound of the distance, and above `cut` up to rounding); `f64::INFINITY` always gives the
+/// exact value.
+#[inline]
+pub fn rss_distance_placed(
+    la: [f64; 2],
+    lb: [f64; 2],
+    rsum: f64,
+    bj: &[[f64; 3]; 3],
+    t: &[f64; 3],
+    coords: f64,
+    cut: f64,
+) -> f64 {
+    // `coords` also bounds |t| (up to a factor √3): the margin covers the composition.
+    let scale = coords + la[0] + la[1] + lb[0] + lb[1];
+    let margin = 1e-13 * (scale + rsum);
+    let lbnd = rect_lower_bound(la, bj, t, lb, rsum, cut + rsum + margin, scale);
     // `max` also maps a NaN to 0, the safe answer.
-    (lb - rsum - margin).max(0.0)
+    (lbnd - rsum - margin).max(0.0)
 }
 
 /// Distance between two rectangles given in a common frame (each `corner + u·axes.col(0) +
@@ -177,14 +235,18 @@ pub fn rectangle_distance(
     b_corner: &Vec3,
     b_lengths: [f64; 2],
 ) -> f64 {
-    let at = a_axes.transpose();
-    let r = at * b_axes;
-    let t = at * (b_corner - a_corner);
-    let lb = rect_lower_bound(a_lengths, &r, &t, b_lengths, 0.0);
+    let d = b_corner - a_corner;
+    let d = [d.x, d.y, d.z];
+    let ai = [axis(a_axes, 0), axis(a_axes, 1), axis(a_axes, 2)];
+    let inner = |v: &[f64; 3]| [dot3(&ai[0], v), dot3(&ai[1], v), dot3(&ai[2], v)];
+    let bj = [inner(&axis(b_axes, 0)), inner(&axis(b_axes, 1)), inner(&axis(b_axes, 2))];
+    let t = inner(&d);
+    let scale = a_corner.amax() + b_corner.amax() + amax3(&t);
+    let lb = rect_lower_bound(a_lengths, &bj, &t, b_lengths, 0.0, f64::INFINITY, scale);
     let margin = 1e-13
         * (a_corner.amax()
             + b_corner.amax()
-            + t.amax()
+            + amax3(&t)
             + a_lengths[0]
             + a_lengths[1]
             + b_lengths[0]
@@ -192,144 +254,262 @@ pub fn rectangle_distance(
     (lb - margin).max(0.0)
 }
 
+/// `min(x, 0)` (0 for NaN).
+#[inline(always)]
+fn neg_part(x: f64) -> f64 {
+    if x < 0.0 { x } else { 0.0 }
+}
+
+/// `max(x, 0)` (0 for NaN).
+#[inline(always)]
+fn pos_part(x: f64) -> f64 {
+    if x > 0.0 { x } else { 0.0 }
+}
+
+/// Clamps to `[0, 1]`; NaN goes to 0.
+#[inline(always)]
+fn clamp01(x: f64) -> f64 {
+    if x > 0.0 { if x < 1.0 { x } else { 1.0 } } else { 0.0 }
+}
+
+/// `clamp01(num / den)` for `den > 0`, dividing only when the quotient is inside.
+#[inline(always)]
+fn ratio01(num: f64, den: f64) -> f64 {
+    if num > 0.0 { if num < den { clamp01(num / den) } else { 1.0 } } else { 0.0 }
+}
+
+/// One edge pair: a's edge along axis `K` (0 = x, 1 = y) from 0 to `len`, at `off` on the other
+/// in-plane axis; b's edge `q0 + u·d2`, `u ∈ [0, 1]`, `e = |d2|²`; b itself is `t + u·eu +
+/// v·ev`. Returns the distance of the pair's closest points (an upper bound of the rectangles'
+/// distance) and the lower bound the gap of the projections of both rectangles onto the pair's
+/// separating direction gives (`-∞` when there is no direction).
+///
+/// The closest points are [`segment_params`](crate::geometry::tri_distance::segment_params)
+/// specialised to an axis-aligned first segment (same clamping rules, cross products written
+/// out).
+#[inline(always)]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x > 0)` deliberately also catches NaN
+#[allow(clippy::too_many_arguments)]
+fn edge_pair<const K: usize>(
+    off: f64,
+    len: f64,
+    q0: &[f64; 3],
+    d2: &[f64; 3],
+    e: f64,
+    t: &[f64; 3],
+    eu: &[f64; 3],
+    ev: &[f64; 3],
+    la: [f64; 2],
+) -> (f64, f64) {
+    let m = 1 - K;
+    // r = p0 − q0, p0 = a's edge start.
+    let rk = -q0[K];
+    let rm = off - q0[m];
+    let rz = -q0[2];
+    let f = d2[K] * rk + d2[m] * rm + d2[2] * rz;
+    let (s, u) = if !(len > 0.0) {
+        if !(e > 0.0) { (0.0, 0.0) } else { (0.0, clamp01(f / e)) }
+    } else if !(e > 0.0) {
+        (clamp01(-rk / len), 0.0)
+    } else {
+        // The lines' closest point on a's edge ((d2 × r)·n / |n|², n = d1 × d2, written out).
+        let perp = d2[m] * d2[m] + d2[2] * d2[2];
+        let s = if perp > 0.0 {
+            ratio01(d2[K] * (d2[m] * rm + d2[2] * rz) - rk * perp, len * perp)
+        } else {
+            0.0
+        };
+        let num = len * d2[K] * s + f;
+        if num < 0.0 {
+            (clamp01(-rk / len), 0.0)
+        } else if num > e {
+            (clamp01((d2[K] - rk) / len), 1.0)
+        } else {
+            (s, clamp01(num / e))
+        }
+    };
+    // v = Q − P.
+    let mut v = [q0[0] + d2[0] * u, q0[1] + d2[1] * u, q0[2] + d2[2] * u];
+    v[K] -= len * s;
+    v[m] -= off;
+    let d = dot3(&v, &v).sqrt();
+    // The separating direction. `v` itself is only accurate to rounding/|v|, and a tilt
+    // costs the gap (tilt × edge length) when an edge is perpendicular to it; so the
+    // edges on which the closest points are interior are projected out exactly:
+    // for two such edges the direction is their cross product.
+    let (s_in, u_in) = (s > 0.0 && s < 1.0, u > 0.0 && u < 1.0);
+    let mut w = v;
+    if s_in {
+        // a's edges are axis-aligned: drop the component along the edge.
+        w[K] = 0.0;
+    }
+    if u_in {
+        // a's edge direction × d2.
+        let c = if K == 0 { [0.0, -d2[2], d2[1]] } else { [d2[2], 0.0, -d2[0]] };
+        if s_in && dot3(&c, &c) > 1e-20 * e {
+            w = if dot3(&c, &v) >= 0.0 { c } else { [-c[0], -c[1], -c[2]] };
+        } else {
+            let g = dot3(&w, d2) / e;
+            w = [w[0] - d2[0] * g, w[1] - d2[1] * g, w[2] - d2[2] * g];
+        }
+    }
+    let wn = dot3(&w, &w).sqrt();
+    let low = if wn > 0.0 {
+        // Gap between the projections onto w: min over b minus max over a.
+        let bmin = dot3(t, &w) + neg_part(dot3(eu, &w)) + neg_part(dot3(ev, &w));
+        let amax = pos_part(la[0] * w[0]) + pos_part(la[1] * w[1]);
+        (bmin - amax) / wn
+    } else {
+        f64::NEG_INFINITY
+    };
+    (d, low)
+}
+
 /// Lower bound on the distance between the rectangle `[0, la0] × [0, la1] × {0}` and the
-/// rectangle `t + u·r.col(0) + v·r.col(1)`, `u ∈ [0, lb0]`, `v ∈ [0, lb1]` (`r` orthonormal; its
-/// third column is that rectangle's normal). Exact up to rounding when they are apart; ≤ 0 when
+/// rectangle `t + u·bj[0] + v·bj[1]`, `u ∈ [0, lb0]`, `v ∈ [0, lb1]` (`bj` orthonormal; `bj[2]`
+/// is that rectangle's normal). Exact up to rounding when they are apart; ≤ 0 when
 /// they intersect. Stops early with a value `≤ stop` once a pair of points closer than `stop`
-/// is found (the caller subtracts `stop` and clamps at 0).
-fn rect_lower_bound(la: [f64; 2], r: &Mat3, t: &Vec3, lb: [f64; 2], stop: f64) -> f64 {
+/// is found (the caller subtracts `stop` and clamps at 0), and with a value `> cut` once the
+/// lower bound exceeds `cut`. `scale` bounds the magnitude of `t` (rounding tolerance).
+///
+/// Order of the candidates: the gap along a's normal (with b's lowest corner over a's face),
+/// the gap along b's normal (with a's lowest corner over b's face), then the edge pairs, those
+/// facing each other first.
+#[inline]
+fn rect_lower_bound(
+    la: [f64; 2],
+    bj: &[[f64; 3]; 3],
+    t: &[f64; 3],
+    lb: [f64; 2],
+    stop: f64,
+    cut: f64,
+    scale: f64,
+) -> f64 {
     let (a0, a1) = (la[0], la[1]);
-    let bu: Vec3 = r.column(0).into_owned();
-    let bv: Vec3 = r.column(1).into_owned();
-    let bn: Vec3 = r.column(2).into_owned();
-    let eu = bu * lb[0];
-    let ev = bv * lb[1];
-    let scale = t.amax() + a0 + a1 + lb[0] + lb[1];
-    let tol = 64.0 * f64::EPSILON * scale;
+    let (b0, b1) = (lb[0], lb[1]);
+    let [bu, bv, bn] = *bj;
+    let eu = [bu[0] * b0, bu[1] * b0, bu[2] * b0];
+    let ev = [bv[0] * b1, bv[1] * b1, bv[2] * b1];
 
     // Gap along a's normal (a lies in z = 0). When b lies on one side and its corner nearest
     // to a's plane projects into a, that corner and its foot are a closest pair: done.
-    let zlo = t.z + eu.z.min(0.0) + ev.z.min(0.0);
-    let zhi = t.z + eu.z.max(0.0) + ev.z.max(0.0);
-    let gap_a = zlo.max(-zhi);
+    let zlo = t[2] + neg_part(eu[2]) + neg_part(ev[2]);
+    let zhi = t[2] + pos_part(eu[2]) + pos_part(ev[2]);
+    let gap_a = if zlo > -zhi { zlo } else { -zhi };
     if gap_a > 0.0 {
+        if gap_a > cut {
+            return gap_a;
+        }
         let up = zlo > 0.0;
-        let mut y = *t;
-        if (eu.z < 0.0) == up {
-            y += eu;
-        }
-        if (ev.z < 0.0) == up {
-            y += ev;
-        }
-        if y.x >= 0.0 && y.x <= a0 && y.y >= 0.0 && y.y <= a1 {
+        // 1 where the edge goes down towards a (for b above a), else 0.
+        let su = if (eu[2] < 0.0) == up { 1.0 } else { 0.0 };
+        let sv = if (ev[2] < 0.0) == up { 1.0 } else { 0.0 };
+        let yx = t[0] + su * eu[0] + sv * ev[0];
+        let yy = t[1] + su * eu[1] + sv * ev[1];
+        if yx >= 0.0 && yx <= a0 && yy >= 0.0 && yy <= a1 {
             return gap_a;
         }
     }
     // Gap along b's normal, and a's corner nearest to b's plane over b's face.
-    let tn = t.dot(&bn);
-    let (un, vn) = (eu.dot(&bn), ev.dot(&bn));
-    let (ax, ay) = (a0 * bn.x, a1 * bn.y);
-    let alo = ax.min(0.0) + ay.min(0.0);
-    let ahi = ax.max(0.0) + ay.max(0.0);
-    let blo = tn + un.min(0.0) + vn.min(0.0);
-    let bhi = tn + un.max(0.0) + vn.max(0.0);
-    let gap_b = (blo - ahi).max(alo - bhi);
-    let (tu, tv) = (t.dot(&bu), t.dot(&bv));
-    if gap_b > 0.0 {
-        // a below b's plane (along bn) when blo − ahi is the gap: its highest corner is nearest.
-        let below = blo - ahi >= alo - bhi;
-        let sx = if (bn.x > 0.0) == below { a0 } else { 0.0 };
-        let sy = if (bn.y > 0.0) == below { a1 } else { 0.0 };
-        let u = sx * bu.x + sy * bu.y - tu;
-        let v = sx * bv.x + sy * bv.y - tv;
-        if u >= 0.0 && u <= lb[0] && v >= 0.0 && v <= lb[1] {
-            return gap_b.max(gap_a);
-        }
+    // (b's edges are perpendicular to bn up to rounding, which the caller's margin covers.)
+    let tn = dot3(t, &bn);
+    let (ax, ay) = (a0 * bn[0], a1 * bn[1]);
+    let alo = neg_part(ax) + neg_part(ay);
+    let ahi = pos_part(ax) + pos_part(ay);
+    let below = tn - ahi >= alo - tn;
+    let gap_b = if below { tn - ahi } else { alo - tn };
+    let mut lo = if gap_b > gap_a { gap_b } else { gap_a };
+    if lo > cut {
+        return lo;
     }
-    let mut lo = gap_a.max(gap_b);
-    let mut hi = f64::INFINITY;
-
-    // Edge pairs, those facing the other rectangle first.
-    let c = t + (eu + ev) * 0.5;
-    let yn = if c.y < 0.5 * a1 { 0.0 } else { a1 };
-    let xn = if c.x < 0.5 * a0 { 0.0 } else { a0 };
-    let ea = [
-        (Vec3::new(0.0, yn, 0.0), Vec3::new(a0, 0.0, 0.0), a0 * a0),
-        (Vec3::new(xn, 0.0, 0.0), Vec3::new(0.0, a1, 0.0), a1 * a1),
-        (Vec3::new(0.0, a1 - yn, 0.0), Vec3::new(a0, 0.0, 0.0), a0 * a0),
-        (Vec3::new(a0 - xn, 0.0, 0.0), Vec3::new(0.0, a1, 0.0), a1 * a1),
-    ];
-    // a's centre in b's rectangle coordinates.
-    let cu = 0.5 * (a0 * bu.x + a1 * bu.y) - tu;
-    let cv = 0.5 * (a0 * bv.x + a1 * bv.y) - tv;
-    let (vnear, vfar) = if cv < 0.5 * lb[1] { (*t, t + ev) } else { (t + ev, *t) };
-    let (unear, ufar) = if cu < 0.5 * lb[0] { (*t, t + eu) } else { (t + eu, *t) };
-    let (lu, lv) = (eu.dot(&eu), ev.dot(&ev));
-    let eb = [(vnear, eu, lu), (unear, ev, lv), (vfar, eu, lu), (ufar, ev, lv)];
-    const ORDER: [(usize, usize); 16] = [
-        (0, 0),
-        (0, 1),
-        (1, 0),
-        (1, 1),
-        (0, 2),
-        (0, 3),
-        (1, 2),
-        (1, 3),
-        (2, 0),
-        (3, 0),
-        (2, 1),
-        (3, 1),
-        (2, 2),
-        (2, 3),
-        (3, 2),
-        (3, 3),
-    ];
-    for &(i, j) in &ORDER {
-        let (p0, d1, l1) = &ea[i];
-        let (q0, d2, l2) = &eb[j];
-        let (s, u) = segment_params(p0, d1, *l1, q0, d2, *l2);
-        let v = (q0 + d2 * u) - (p0 + d1 * s);
-        let d = v.norm();
-        if d < hi {
-            hi = d;
-            if hi <= stop {
-                return lo.min(hi);
-            }
-        }
-        // The separating direction. `v` itself is only accurate to rounding/|v|, and a tilt
-        // costs the gap (tilt × edge length) when an edge is perpendicular to it; so the
-        // edges on which the closest points are interior are projected out exactly:
-        // for two such edges the direction is their cross product.
-        let (s_in, u_in) = (s > 0.0 && s < 1.0, u > 0.0 && u < 1.0);
-        let mut w = v;
-        if s_in {
-            // a's edges are axis-aligned: drop the component along the edge.
-            if i % 2 == 0 { w.x = 0.0 } else { w.y = 0.0 }
-        }
-        if u_in {
-            let c = if s_in {
-                if i % 2 == 0 { Vec3::new(0.0, -d2.z, d2.y) } else { Vec3::new(d2.z, 0.0, -d2.x) }
-            } else {
-                Vec3::zeros()
-            };
-            if s_in && c.dot(&c) > 1e-20 * l2 {
-                w = if c.dot(&v) >= 0.0 { c } else { -c };
-            } else {
-                w -= d2 * (w.dot(d2) / l2);
-            }
-        }
-        let wn = w.norm();
-        if wn > 0.0 {
-            // Gap between the projections onto w: min over b minus max over a.
-            let (uw, vw) = (eu.dot(&w), ev.dot(&w));
-            let bmin = t.dot(&w) + uw.min(0.0) + vw.min(0.0);
-            let amax = (a0 * w.x).max(0.0) + (a1 * w.y).max(0.0);
-            lo = lo.max((bmin - amax) / wn);
-        }
-        if lo >= hi - tol {
+    let (tu, tv) = (dot3(t, &bu), dot3(t, &bv));
+    if gap_b > 0.0 {
+        // a below b's plane (along bn) when tn − ahi is the gap: its highest corner is nearest.
+        let sx = if (bn[0] > 0.0) == below { a0 } else { 0.0 };
+        let sy = if (bn[1] > 0.0) == below { a1 } else { 0.0 };
+        let u = sx * bu[0] + sy * bu[1] - tu;
+        let v = sx * bv[0] + sy * bv[1] - tv;
+        if u >= 0.0 && u <= b0 && v >= 0.0 && v <= b1 {
             return lo;
         }
     }
+    let mut hi = f64::INFINITY;
+    let tol = 64.0 * f64::EPSILON * (scale + a0 + a1 + b0 + b1);
+
+    // The edges: a's along x at the y nearest b's centre (then along y at the nearest x, then
+    // the opposite ones); b's along u at the v nearest a's centre (then along v, then the
+    // opposite ones). First the axes are relabelled (a distance does not change when two
+    // coordinates are swapped) so that the first edges tried are those the other centre lies
+    // beyond the most.
+    let cx = t[0] + (eu[0] + ev[0]) * 0.5;
+    let cy = t[1] + (eu[1] + ev[1]) * 0.5;
+    // a's centre in b's rectangle coordinates.
+    let cu = 0.5 * (a0 * bu[0] + a1 * bu[1]) - tu;
+    let cv = 0.5 * (a0 * bv[0] + a1 * bv[1]) - tv;
+    let outside = |x: f64, hi: f64| {
+        let o = if x < 0.0 { -x } else { x - hi };
+        if o > 0.0 { o } else { 0.0 }
+    };
+    // b off a's x sides: a's y edges first (swap x and y); a off b's u sides: b's v edges
+    // first (swap u and v).
+    let sa = outside(cx, a0) > outside(cy, a1);
+    let sb = outside(cu, b0) > outside(cv, b1);
+    let pick = |c: bool, x: f64, y: f64| if c { y } else { x };
+    let xy = |v: &[f64; 3]| [pick(sa, v[0], v[1]), pick(sa, v[1], v[0]), v[2]];
+    let t = xy(t);
+    let (eu, ev) = (xy(&eu), xy(&ev));
+    let (eu, ev) = if sb { (ev, eu) } else { (eu, ev) };
+    let la = [pick(sa, a0, a1), pick(sa, a1, a0)];
+    let lb = [pick(sb, b0, b1), pick(sb, b1, b0)];
+    let (cx, cy) = (pick(sa, cx, cy), pick(sa, cy, cx));
+    let (cu, cv) = (pick(sb, cu, cv), pick(sb, cv, cu));
+    let t = &t;
+    let (a0, a1, b0, b1) = (la[0], la[1], lb[0], lb[1]);
+    let yn = if cy < 0.5 * a1 { 0.0 } else { a1 };
+    let xn = if cx < 0.5 * a0 { 0.0 } else { a0 };
+    let teu = [t[0] + eu[0], t[1] + eu[1], t[2] + eu[2]];
+    let tev = [t[0] + ev[0], t[1] + ev[1], t[2] + ev[2]];
+    let (vnear, vfar) = if cv < 0.5 * b1 { (t, &tev) } else { (&tev, t) };
+    let (unear, ufar) = if cu < 0.5 * b0 { (t, &teu) } else { (&teu, t) };
+    // |eu|² and |ev|² (b's axes are unit vectors up to rounding).
+    let (lu, lv) = (b0 * b0, b1 * b1);
+    // One edge pair (unrolled: each pair's edges are known statically).
+    macro_rules! pair {
+        ($k:literal, $off:expr, $start:expr, $d2:expr, $l2:expr) => {
+            let len = la[$k];
+            let (d, low) = edge_pair::<$k>($off, len, $start, $d2, $l2, t, &eu, &ev, la);
+            if d < hi {
+                hi = d;
+                if hi <= stop {
+                    return if lo < hi { lo } else { hi };
+                }
+            }
+            if low > lo {
+                lo = low;
+            }
+            if lo >= hi - tol || lo > cut {
+                return lo;
+            }
+        };
+    }
+    // a's edges: 0 = (x, yn), 1 = (y, xn), 2 = (x, a1 − yn), 3 = (y, a0 − xn);
+    // b's: 0 = (u, vnear), 1 = (v, unear), 2 = (u, vfar), 3 = (v, ufar).
+    pair!(0, yn, vnear, &eu, lu);
+    pair!(0, yn, unear, &ev, lv);
+    pair!(1, xn, vnear, &eu, lu);
+    pair!(1, xn, unear, &ev, lv);
+    pair!(0, yn, vfar, &eu, lu);
+    pair!(0, yn, ufar, &ev, lv);
+    pair!(1, xn, vfar, &eu, lu);
+    pair!(1, xn, ufar, &ev, lv);
+    pair!(0, a1 - yn, vnear, &eu, lu);
+    pair!(1, a0 - xn, vnear, &eu, lu);
+    pair!(0, a1 - yn, unear, &ev, lv);
+    pair!(1, a0 - xn, unear, &ev, lv);
+    pair!(0, a1 - yn, vfar, &eu, lu);
+    pair!(0, a1 - yn, ufar, &ev, lv);
+    pair!(1, a0 - xn, vfar, &eu, lu);
+    pair!(1, a0 - xn, ufar, &ev, lv);
     lo
 }
 
@@ -748,6 +928,41 @@ mod tests {
             }
         }
         eprintln!("rss: worst (exact − bound) {worst_exact:e}; {zero} of 50000 overlapping");
+    }
+
+    #[test]
+    fn cut_gives_the_exact_value_below_it_and_a_bound_above() {
+        let mut rng = Rng(0x00c0_ffee_1234_5678);
+        let (mut exits, mut exact) = (0, 0);
+        for it in 0..50_000 {
+            let a = random_rss(&mut rng);
+            let mut b = random_rss(&mut rng);
+            if it % 4 == 0 {
+                b.corner *= 0.3;
+            }
+            let rot = rng.rotation_mixed();
+            let trans = rng.dir() * rng.range(0.0, 4.0);
+            let full = rss_distance(&a, &b, &rot, &trans);
+            let cut = match it % 3 {
+                0 => full * rng.range(0.0, 2.0),
+                1 => rng.range(0.0, 3.0),
+                _ => full,
+            };
+            let d = rss_distance_cut(&a, &b, &rot, &trans, cut);
+            let slack = 1e-12 * (1.0 + trans.amax() + a.corner.amax() + b.corner.amax());
+            // Always a lower bound of the exact value ...
+            assert!(d <= full + slack, "{d} > {full}");
+            if full < cut - slack {
+                // ... the exact value itself below the cut ...
+                assert_eq!(d, full, "cut {cut}");
+                exact += 1;
+            } else if d != full {
+                // ... and above the cut when it stopped early.
+                assert!(d > cut - slack, "{d} <= cut {cut} < {full}");
+                exits += 1;
+            }
+        }
+        assert!(exits > 1000 && exact > 1000, "{exits} {exact}");
     }
 
     /// Closest points of two rectangles through the triangle reference.

@@ -111,12 +111,36 @@ pub(crate) fn segment_params(
 /// Exact minimum distance between two closed triangles (degenerate ones included), with a
 /// closest pair: `p` on `a`, `q` on `b`. See the module documentation.
 pub fn triangle_distance(a: &Triangle, b: &Triangle) -> TriDistance {
+    triangle_distance_within(a, b, f64::INFINITY).expect("no cut")
+}
+
+/// [`triangle_distance`] for a caller that only needs pairs at most `cut` apart: `None` when
+/// the plane of one triangle (moved to its nearest vertex) separates the other by more than
+/// `cut`, so that the distance is surely above `cut` (a rounding margin is the caller's);
+/// otherwise exactly the [`triangle_distance`] result.
+pub fn triangle_distance_within(a: &Triangle, b: &Triangle, cut: f64) -> Option<TriDistance> {
     if precedes(b, a) {
-        let r = ordered(b, a);
-        TriDistance { distance: r.distance, p: r.q, q: r.p }
+        let r = ordered(b, a, cut)?;
+        Some(TriDistance { distance: r.distance, p: r.q, q: r.p })
     } else {
-        ordered(a, b)
+        ordered(a, b, cut)
     }
+}
+
+/// True when the heights `h` (scaled by `|n| = sqrt(nn)`) of a triangle's vertices over a plane
+/// put all of them on one side farther than `cut`.
+#[inline(always)]
+fn beyond(h: &[f64; 3], nn: f64, cut: f64) -> bool {
+    let lo = h[0].min(h[1]).min(h[2]);
+    let hi = h[0].max(h[1]).max(h[2]);
+    let g = if lo > 0.0 {
+        lo
+    } else if hi < 0.0 {
+        -hi
+    } else {
+        0.0
+    };
+    g > 0.0 && g * g > cut * cut * nn
 }
 
 /// Lexicographic order on the nine coordinates (total order, so NaN cannot break it).
@@ -299,7 +323,7 @@ struct Setup {
     hb: [f64; 3],
 }
 
-fn ordered(a: &Triangle, b: &Triangle) -> TriDistance {
+fn ordered(a: &Triangle, b: &Triangle, cut: f64) -> Option<TriDistance> {
     let ea = edges(a);
     let eb = edges(b);
     let la = [ea[0].dot(&ea[0]), ea[1].dot(&ea[1]), ea[2].dot(&ea[2])];
@@ -309,19 +333,22 @@ fn ordered(a: &Triangle, b: &Triangle) -> TriDistance {
     let ha = [nb.dot(&(a[0] - b[0])), nb.dot(&(a[1] - b[0])), nb.dot(&(a[2] - b[0]))];
     let hb = [na.dot(&(b[0] - a[0])), na.dot(&(b[1] - a[0])), na.dot(&(b[2] - a[0]))];
     let su = Setup { ea, eb, na, nb, nna, nnb, ha, hb };
+    if cut < f64::INFINITY && (beyond(&su.ha, su.nnb, cut) || beyond(&su.hb, su.nna, cut)) {
+        return None;
+    }
 
     // Cheap first pass: a vertex over the other face, everything on one side.
     if let Some(k) = vertex_face(b, &su.eb, &su.nb, su.nnb, a, &su.ha) {
         let p = a[k];
         let q = p - su.nb * (su.ha[k] / su.nnb);
         let d = su.ha[k].abs() / su.nnb.sqrt();
-        return certified(a, b, &su, p, q, d);
+        return Some(certified(a, b, &su, p, q, d));
     }
     if let Some(k) = vertex_face(a, &su.ea, &su.na, su.nna, b, &su.hb) {
         let q = b[k];
         let p = q - su.na * (su.hb[k] / su.nna);
         let d = su.hb[k].abs() / su.nna.sqrt();
-        return certified(a, b, &su, p, q, d);
+        return Some(certified(a, b, &su, p, q, d));
     }
 
     // Edge pairs: the closest points of edge i of a and edge j of b are optimal when the
@@ -357,10 +384,10 @@ fn ordered(a: &Triangle, b: &Triangle) -> TriDistance {
             best_q = q;
         }
         if d2 > 0.0 && (a[(i + 2) % 3] - p).dot(&v) <= 0.0 && (b[(j + 2) % 3] - q).dot(&v) >= 0.0 {
-            return certified(a, b, &su, p, q, d2.sqrt());
+            return Some(certified(a, b, &su, p, q, d2.sqrt()));
         }
     }
-    fallback(a, b, &su, best_d2, best_p, best_q)
+    Some(fallback(a, b, &su, best_d2, best_p, best_q))
 }
 
 /// A certified closest pair. At rounding-level distances the exact intersection predicate
@@ -1228,5 +1255,39 @@ mod tests {
             }
         }
         eprintln!("grid search: worst (grid² − d²)/scale² = {worst:e}");
+    }
+
+    #[test]
+    fn within_agrees_with_the_full_distance() {
+        // `triangle_distance_within` either gives the very same result or refuses a pair that
+        // is farther than the cut (up to rounding, relative to the coordinates).
+        let mut rng = Rng(0x7e57_c0de_0bad_f00d);
+        let mut refused = 0;
+        for it in 0..20_000 {
+            let (a, b) = random_pair(&mut rng, it % 11);
+            let full = triangle_distance(&a, &b);
+            let cut = match it % 4 {
+                0 => full.distance,
+                1 => full.distance * rng.range(0.0, 2.0),
+                2 => rng.range(0.0, 3.0),
+                _ => f64::INFINITY,
+            };
+            match triangle_distance_within(&a, &b, cut) {
+                Some(r) => assert_eq!(r, full, "{a:?} {b:?} cut {cut}"),
+                None => {
+                    refused += 1;
+                    let slack = 1e-14 * scale(&a, &b);
+                    assert!(
+                        full.distance > cut - slack,
+                        "{a:?} {b:?}: {} refused at {cut}",
+                        full.distance
+                    );
+                }
+            }
+            // Swapped arguments: the same decision.
+            let swapped = triangle_distance_within(&b, &a, cut);
+            assert_eq!(swapped.is_none(), triangle_distance_within(&a, &b, cut).is_none());
+        }
+        assert!(refused > 1000, "{refused}");
     }
 }

@@ -1,12 +1,29 @@
 //! Distance and tolerance: how far apart two placed models are, with closest points.
+//!
+//! The search visits node pairs of the two hierarchies with PQP's rules (descend into the
+//! larger volume; a pair is visited only while its volume distance may still beat the best
+//! triangle distance found). What makes it fast:
+//!
+//! * Order (`qsize <= 2` distance queries): best first until the first leaf pair, then depth
+//!   first from the pending pairs, closest first. The first leaf pair reached best first gives a
+//!   tight bound early, which on typical scenes prunes most of what a plain depth-first search
+//!   would visit before finding a good pair.
+//! * Placement: a volume test needs b's rectangle in a's rectangle frame. The node that is not
+//!   split is placed once per expansion ([`Kept`]) and reused by both child tests (and by the
+//!   next expansion that keeps the same node), so a test costs one 3×3 product.
+//! * Early exits: a volume distance above the current pruning threshold only needs to be
+//!   shown to be above it (see [`rss_distance_placed`]), and a triangle pair farther than the
+//!   best so far only needs to be shown to be farther ([`triangle_distance_within`]). Both
+//!   return exactly what the full computation would whenever the value matters, so the search
+//!   visits the same pairs and returns the same answer.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::Relative;
 use crate::bv::Rss;
-use crate::bv::rss::rss_distance;
-use crate::geometry::tri_distance::triangle_distance;
+use crate::bv::rss::{Rows3, amax3, axis, dot3, rss_distance_placed};
+use crate::geometry::tri_distance::triangle_distance_within;
 use crate::math::{Placement, Triangle, Vec3};
 use crate::model::{Model, Node};
 
@@ -17,10 +34,15 @@ pub struct DistanceRequest {
     pub rel_err: f64,
     /// Accept a result within this absolute amount of the true distance (≥ 0).
     pub abs_err: f64,
-    /// Search order: 2 or less, depth first; more, best first with a queue of at most this
-    /// many node pairs (a full queue continues depth first from the pair at hand).
+    /// Search order. More than 2: best first with a queue of at most this many node pairs (a
+    /// full queue continues depth first from the pair at hand). 2 or less: best first down to
+    /// the first leaf pair (which gives a tight bound early), then depth first from each pending
+    /// pair, closest first; tolerance queries: depth first.
     pub qsize: usize,
 }
+
+/// Queue size of the best-first descent that starts a distance search with `qsize <= 2`.
+const DESCENT_QUEUE: usize = 1024;
 
 /// Caller-owned warm start: the closest triangle pair of the previous query on the same
 /// model pair. Starting from it makes the first bound tight and prunes sooner.
@@ -51,32 +73,75 @@ pub struct DistanceResult {
     pub closer: bool,
 }
 
-/// b's volume placed in a's frame, its scale folded in.
-#[inline]
-fn scaled(rss: &Rss, scale: f64) -> Rss {
-    if scale == 1.0 {
-        *rss
-    } else {
-        Rss {
-            axes: rss.axes,
-            corner: rss.corner * scale,
-            lengths: [rss.lengths[0] * scale, rss.lengths[1] * scale],
-            radius: rss.radius * scale,
-        }
-    }
-}
-
 /// Size used to decide which node of a pair to split (the RSS's extent).
 #[inline]
 fn size(node: &Node) -> f64 {
-    (node.rss.lengths[0].hypot(node.rss.lengths[1])) + 2.0 * node.rss.radius
+    node.rss.size()
+}
+
+/// `max |xᵢ|`.
+#[inline(always)]
+fn amax(x: &Vec3) -> f64 {
+    amax3(&[x.x, x.y, x.z])
+}
+
+/// The node of a pair that is not split, placed for testing the other model's nodes: either b's
+/// volume in a's model frame (`f[j]`: b's axis j, `o`: b's corner, lengths and radius scaled)
+/// or a's volume seen from b's model frame (`f[i]`: a's axis i in b's model frame, `o`: b's
+/// model origin in a's rectangle frame).
+#[derive(Clone, Copy)]
+struct Kept {
+    f: Rows3,
+    o: [f64; 3],
+    lengths: [f64; 2],
+    radius: f64,
+    /// [`Search::coords`].
+    coords: f64,
+}
+
+impl Kept {
+    /// Kept b against a node `a` of model a.
+    #[inline(always)]
+    fn test_a(&self, a: &Rss, cut: f64) -> f64 {
+        // b's axes and corner in a's axes.
+        let ai = [axis(&a.axes, 0), axis(&a.axes, 1), axis(&a.axes, 2)];
+        let inner = |v: &[f64; 3]| [dot3(&ai[0], v), dot3(&ai[1], v), dot3(&ai[2], v)];
+        let q = &self.f;
+        let bj = [inner(&q[0]), inner(&q[1]), inner(&q[2])];
+        let t = inner(&[self.o[0] - a.corner.x, self.o[1] - a.corner.y, self.o[2] - a.corner.z]);
+        let (la, rsum) = (a.lengths, a.radius + self.radius);
+        rss_distance_placed(la, self.lengths, rsum, &bj, &t, self.coords, cut)
+    }
+
+    /// Kept a against a node `b` of model b (scale `s`).
+    #[inline(always)]
+    fn test_b(&self, b: &Rss, s: f64, cut: f64) -> f64 {
+        // b's axes and corner in a's axes: p_i·x for a's axes p_i in b's model frame.
+        let p = &self.f;
+        let inner = |v: &[f64; 3]| [dot3(&p[0], v), dot3(&p[1], v), dot3(&p[2], v)];
+        let bj = [inner(&axis(&b.axes, 0)), inner(&axis(&b.axes, 1)), inner(&axis(&b.axes, 2))];
+        let pc = inner(&[b.corner.x * s, b.corner.y * s, b.corner.z * s]);
+        let t = [pc[0] + self.o[0], pc[1] + self.o[1], pc[2] + self.o[2]];
+        let lb = [b.lengths[0] * s, b.lengths[1] * s];
+        rss_distance_placed(self.lengths, lb, self.radius + b.radius * s, &bj, &t, self.coords, cut)
+    }
 }
 
 struct Search<'a> {
     a: &'a Model,
     b: &'a Model,
     rel: Relative,
-    /// Rotation with b's scale folded in, for volumes (their corners are scaled by `scaled`).
+    /// Rows and columns of `rel.rotation`.
+    rot_rows: Rows3,
+    rot_cols: Rows3,
+    /// Bounds the magnitude of every coordinate the volume tests compose (their rounding
+    /// margin is relative to it).
+    coords: f64,
+    /// The last placed kept node of each model (consecutive expansions often keep the same one).
+    kept_a: Option<(u32, Kept)>,
+    kept_b: Option<(u32, Kept)>,
+    /// [`Search::compute_cut`], updated whenever `best` or `pruned_bound` changes.
+    cut: f64,
     best: f64,
     best_points: (Vec3, Vec3),
     best_pair: Option<(u32, u32)>,
@@ -92,15 +157,88 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn bv_distance(&mut self, ia: u32, ib: u32) -> f64 {
-        self.bv_tests += 1;
+    /// The two child pairs of an inner pair (split on the larger node) with their volume
+    /// distances. The placement of the kept node is composed once and shared by both tests.
+    fn expand(&mut self, ia: u32, ib: u32) -> [(f64, u32, u32); 2] {
         let na = &self.a.nodes()[ia as usize];
         let nb = &self.b.nodes()[ib as usize];
-        rss_distance(&na.rss, &scaled(&nb.rss, self.rel.scale), &self.rel.rotation, &self.rel.translation)
+        let s = self.rel.scale;
+        let split_a = !na.is_leaf() && (nb.is_leaf() || size(na) > size(nb) * s);
+        self.bv_tests += 2;
+        let cut = self.cut;
+        if split_a {
+            let kept = match self.kept_b {
+                Some((n, k)) if n == ib => k,
+                _ => {
+                    let k = self.b_in_a(&nb.rss);
+                    self.kept_b = Some((ib, k));
+                    k
+                }
+            };
+            let c = na.first_child();
+            let nodes = &self.a.nodes()[c..c + 2];
+            let d0 = kept.test_a(&nodes[0].rss, cut);
+            let d1 = kept.test_a(&nodes[1].rss, cut);
+            [(d0, c as u32, ib), (d1, c as u32 + 1, ib)]
+        } else {
+            let kept = match self.kept_a {
+                Some((n, k)) if n == ia => k,
+                _ => {
+                    let k = self.a_in_b(&na.rss);
+                    self.kept_a = Some((ia, k));
+                    k
+                }
+            };
+            let c = nb.first_child();
+            let nodes = &self.b.nodes()[c..c + 2];
+            let d0 = kept.test_b(&nodes[0].rss, s, cut);
+            let d1 = kept.test_b(&nodes[1].rss, s, cut);
+            [(d0, ia, c as u32), (d1, ia, c as u32 + 1)]
+        }
+    }
+
+    /// b's volume in a's model frame, for testing it against a's nodes.
+    #[inline(always)]
+    fn b_in_a(&self, b: &Rss) -> Kept {
+        let s = self.rel.scale;
+        let m = &self.rot_rows;
+        let tr = &self.rel.translation;
+        // f[j] = M·b_j: b's axes in a's model frame.
+        let rotate = |v: &[f64; 3]| [dot3(&m[0], v), dot3(&m[1], v), dot3(&m[2], v)];
+        let f = [rotate(&axis(&b.axes, 0)), rotate(&axis(&b.axes, 1)), rotate(&axis(&b.axes, 2))];
+        let cb = [b.corner.x * s, b.corner.y * s, b.corner.z * s];
+        let o = [dot3(&m[0], &cb) + tr.x, dot3(&m[1], &cb) + tr.y, dot3(&m[2], &cb) + tr.z];
+        Kept {
+            f,
+            o,
+            lengths: [b.lengths[0] * s, b.lengths[1] * s],
+            radius: b.radius * s,
+            coords: self.coords,
+        }
+    }
+
+    /// a's volume in b's model frame (unscaled), for testing it against b's nodes.
+    #[inline(always)]
+    fn a_in_b(&self, a: &Rss) -> Kept {
+        let mc = &self.rot_cols;
+        let tr = &self.rel.translation;
+        // f[i] = Mᵀ·a_i: a's axis i in b's model frame.
+        let unrotate = |u: &[f64; 3]| [dot3(&mc[0], u), dot3(&mc[1], u), dot3(&mc[2], u)];
+        let f =
+            [unrotate(&axis(&a.axes, 0)), unrotate(&axis(&a.axes, 1)), unrotate(&axis(&a.axes, 2))];
+        // o_i = a_i·(T − c_a).
+        let dt = [tr.x - a.corner.x, tr.y - a.corner.y, tr.z - a.corner.z];
+        let o = [
+            dot3(&axis(&a.axes, 0), &dt),
+            dot3(&axis(&a.axes, 1), &dt),
+            dot3(&axis(&a.axes, 2), &dt),
+        ];
+        Kept { f, o, lengths: a.lengths, radius: a.radius, coords: self.coords }
     }
 
     fn triangle_in_a(&self, ib: usize) -> Triangle {
-        self.b.triangles()[ib].map(|p| self.rel.apply(&p))
+        let t = &self.b.triangles()[ib];
+        [self.rel.apply(&t[0]), self.rel.apply(&t[1]), self.rel.apply(&t[2])]
     }
 
     /// Tests a leaf pair and keeps it if closer than the best so far.
@@ -108,9 +246,17 @@ impl Search<'_> {
         if counted {
             self.tri_tests += 1;
         }
-        let d = triangle_distance(&self.a.triangles()[ta], &self.triangle_in_a(tb));
+        // Only a pair closer than the best so far matters (the margin covers the rounding of
+        // the separating-plane test, relative to the coordinates).
+        let cut = self.best + 1e-12 * self.coords;
+        let Some(d) =
+            triangle_distance_within(&self.a.triangles()[ta], &self.triangle_in_a(tb), cut)
+        else {
+            return;
+        };
         if d.distance < self.best || self.best_pair.is_none() {
             self.best = d.distance;
+            self.cut = self.compute_cut();
             self.best_points = (d.p, d.q);
             self.best_pair = Some((ta as u32, tb as u32));
         }
@@ -120,26 +266,32 @@ impl Search<'_> {
         self.stop_at.is_some_and(|t| self.best_pair.is_some() && self.best <= t)
     }
 
+    /// A volume distance above which a pair is surely not worth visiting now (nor later: the
+    /// bound only drops) and, for tolerance queries, would not lower `pruned_bound`: such
+    /// distances need not be computed exactly.
+    #[inline]
+    fn compute_cut(&self) -> f64 {
+        match self.stop_at {
+            Some(t) => t.max(self.pruned_bound),
+            None => (self.best - self.abs_err).max(self.best / (1.0 + self.rel_err)),
+        }
+    }
+
+    /// Records a pair pruned at volume distance `d`.
+    #[inline]
+    fn prune(&mut self, d: f64) {
+        if d < self.pruned_bound {
+            self.pruned_bound = d;
+            self.cut = self.compute_cut();
+        }
+    }
+
     /// Whether a node pair at volume distance `d` may still hold a closer pair.
     #[inline]
     fn worth_visiting(&self, d: f64) -> bool {
         match self.stop_at {
             Some(t) => d <= t,
             None => d < self.best - self.abs_err || d * (1.0 + self.rel_err) < self.best,
-        }
-    }
-
-    /// The two child pairs of an inner pair, split on the larger node.
-    fn children(&self, ia: u32, ib: u32) -> [(u32, u32); 2] {
-        let na = &self.a.nodes()[ia as usize];
-        let nb = &self.b.nodes()[ib as usize];
-        let split_a = !na.is_leaf() && (nb.is_leaf() || size(na) > size(nb) * self.rel.scale);
-        if split_a {
-            let c = na.first_child() as u32;
-            [(c, ib), (c + 1, ib)]
-        } else {
-            let c = nb.first_child() as u32;
-            [(ia, c), (ia, c + 1)]
         }
     }
 
@@ -154,7 +306,7 @@ impl Search<'_> {
                 return;
             }
             if !self.worth_visiting(d) {
-                self.pruned_bound = self.pruned_bound.min(d);
+                self.prune(d);
                 continue;
             }
             let na = &self.a.nodes()[ia as usize];
@@ -163,65 +315,82 @@ impl Search<'_> {
                 self.leaf_pair(na.triangle(), nb.triangle(), true);
                 continue;
             }
-            let [c1, c2] = self.children(ia, ib);
-            let d1 = self.bv_distance(c1.0, c1.1);
-            let d2 = self.bv_distance(c2.0, c2.1);
+            let [c1, c2] = self.expand(ia, ib);
             // Push the farther pair first so the closer one is visited first.
-            if d2 < d1 {
-                stack.push((d1, c1.0, c1.1));
-                stack.push((d2, c2.0, c2.1));
+            if c2.0 < c1.0 {
+                stack.push(c1);
+                stack.push(c2);
             } else {
-                stack.push((d2, c2.0, c2.1));
-                stack.push((d1, c1.0, c1.1));
+                stack.push(c2);
+                stack.push(c1);
             }
         }
     }
 
-    /// Best first with a bounded queue.
-    fn best_first(&mut self, qsize: usize, stack: &mut Vec<(f64, u32, u32)>) {
+    /// Best first with a queue of at most `qsize` pairs; a pair that finds the queue full is
+    /// searched depth first. With `dive`, every pair popped after the first leaf pair is also
+    /// searched depth first (the queue then only orders the pending subtrees).
+    fn best_first(&mut self, qsize: usize, dive: bool, stack: &mut Vec<(f64, u32, u32)>) {
         let mut queue = BinaryHeap::with_capacity(qsize);
-        queue.push(Pending { d: f64::NEG_INFINITY, a: 0, b: 0 });
-        while let Some(Pending { d, a: ia, b: ib }) = queue.pop() {
+        let mut diving = false;
+        queue.push(Pending::new(f64::NEG_INFINITY, 0, 0));
+        while let Some(p) = queue.pop() {
+            let (d, ia, ib) = (p.d(), p.a, p.b);
             if self.done() || !self.worth_visiting(d) {
                 // The queue is ordered: nothing after this is worth visiting either.
                 if self.stop_at.is_none() || self.done() {
                     break;
                 }
-                self.pruned_bound = self.pruned_bound.min(d);
+                self.prune(d);
                 continue;
             }
             let na = &self.a.nodes()[ia as usize];
             let nb = &self.b.nodes()[ib as usize];
             if na.is_leaf() && nb.is_leaf() {
                 self.leaf_pair(na.triangle(), nb.triangle(), true);
+                diving = dive;
                 continue;
             }
-            if queue.len() + 2 > qsize {
+            if diving || queue.len() + 2 > qsize {
                 self.depth_first((ia, ib), stack);
                 continue;
             }
-            for (ca, cb) in self.children(ia, ib) {
-                let d = self.bv_distance(ca, cb);
+            for (d, ca, cb) in self.expand(ia, ib) {
                 if self.worth_visiting(d) {
-                    queue.push(Pending { d, a: ca, b: cb });
+                    queue.push(Pending::new(d, ca, cb));
                 } else {
-                    self.pruned_bound = self.pruned_bound.min(d);
+                    self.prune(d);
                 }
             }
         }
     }
 }
 
-/// A node pair waiting in the best-first queue (a min-heap on `d`).
+/// A node pair waiting in the best-first queue (a min-heap on its volume distance).
 struct Pending {
-    d: f64,
+    /// The volume distance as an integer with the same order (see [`Pending::new`]).
+    key: u64,
     a: u32,
     b: u32,
 }
 
+impl Pending {
+    /// Volume distances are never negative or NaN; the root's −∞ is mapped below everything.
+    #[inline(always)]
+    fn new(d: f64, a: u32, b: u32) -> Pending {
+        let key = if d >= 0.0 { (d + 0.0).to_bits() + 1 } else { 0 };
+        Pending { key, a, b }
+    }
+
+    #[inline(always)]
+    fn d(&self) -> f64 {
+        if self.key == 0 { f64::NEG_INFINITY } else { f64::from_bits(self.key - 1) }
+    }
+}
+
 impl PartialEq for Pending {
     fn eq(&self, other: &Self) -> bool {
-        self.d == other.d
+        self.key == other.key
     }
 }
 impl Eq for Pending {}
@@ -231,8 +400,9 @@ impl PartialOrd for Pending {
     }
 }
 impl Ord for Pending {
+    #[inline(always)]
     fn cmp(&self, other: &Self) -> Ordering {
-        other.d.total_cmp(&self.d)
+        other.key.cmp(&self.key)
     }
 }
 
@@ -254,6 +424,14 @@ fn run(
         a: m1,
         b: m2,
         rel,
+        rot_rows: std::array::from_fn(|i| std::array::from_fn(|j| rel.rotation[(i, j)])),
+        rot_cols: std::array::from_fn(|j| std::array::from_fn(|i| rel.rotation[(i, j)])),
+        // The volumes' corners lie within a few times the models' magnitudes (largest absolute
+        // coordinates); the margin (1e-13 relative) covers rounding of a few ulps of that.
+        coords: 3.0 * (m1.magnitude() + rel.scale * m2.magnitude()) + amax(&rel.translation),
+        kept_a: None,
+        kept_b: None,
+        cut: f64::INFINITY,
         best: f64::INFINITY,
         best_points: (Vec3::zeros(), Vec3::zeros()),
         best_pair: None,
@@ -264,18 +442,36 @@ fn run(
         abs_err: abs_err * to_local,
         pruned_bound: f64::INFINITY,
     };
+    search.cut = search.compute_cut();
     if stop_at.is_none() {
         // Seed the bound from the warm start (or any pair): not counted as a test.
         let (ta, tb) = warm_start
-            .filter(|&(a, b)| (a as usize) < m1.num_triangles() && (b as usize) < m2.num_triangles())
+            .filter(|&(a, b)| {
+                (a as usize) < m1.num_triangles() && (b as usize) < m2.num_triangles()
+            })
             .unwrap_or((0, 0));
         search.leaf_pair(ta as usize, tb as usize, false);
     }
-    let mut stack = Vec::new();
-    if qsize <= 2 {
-        search.depth_first((0, 0), &mut stack);
+    // Depth-first stack: two entries a level at most, trees are rarely deeper than 64 levels.
+    let mut stack = Vec::with_capacity(128);
+    // Tolerance queries, as PQP: the root pair's volume distance first (not counted); beyond
+    // the tolerance nothing can be closer.
+    let root_apart = search.stop_at.is_some_and(|t| {
+        let root = search.b_in_a(&m2.nodes()[0].rss).test_a(&m1.nodes()[0].rss, f64::INFINITY);
+        let apart = root > t;
+        if apart {
+            search.prune(root);
+        }
+        apart
+    });
+    if root_apart {
+        // Nothing to search.
+    } else if qsize > 2 {
+        search.best_first(qsize, false, &mut stack);
+    } else if stop_at.is_none() {
+        search.best_first(DESCENT_QUEUE, true, &mut stack);
     } else {
-        search.best_first(qsize, &mut stack);
+        search.depth_first((0, 0), &mut stack);
     }
     let mut result = DistanceResult {
         bv_tests: search.bv_tests,
@@ -346,4 +542,163 @@ pub fn tolerance(
     qsize: usize,
 ) -> DistanceResult {
     run(m1, p1, m2, p2, qsize, None, Some(tolerance.max(0.0)), 0.0, 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::tri_distance::triangle_distance;
+    use crate::math::Mat3;
+
+    /// xorshift64* — deterministic, no dependencies.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn unit(&mut self) -> f64 {
+            (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn range(&mut self, lo: f64, hi: f64) -> f64 {
+            lo + (hi - lo) * self.unit()
+        }
+        fn vec(&mut self, lo: f64, hi: f64) -> Vec3 {
+            Vec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi))
+        }
+        fn rotation(&mut self) -> Mat3 {
+            let q = loop {
+                let v = nalgebra::Vector4::new(
+                    self.range(-1.0, 1.0),
+                    self.range(-1.0, 1.0),
+                    self.range(-1.0, 1.0),
+                    self.range(-1.0, 1.0),
+                );
+                let n = v.norm();
+                if n > 0.1 && n <= 1.0 {
+                    break v / n;
+                }
+            };
+            nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+                q[0], q[1], q[2], q[3],
+            ))
+            .to_rotation_matrix()
+            .into_inner()
+        }
+    }
+
+    /// A soup of small triangles around a wavy sheet or a sphere (so that many pairs are close).
+    fn model(rng: &mut Rng, n: usize, sphere: bool) -> (Model, Vec<Triangle>) {
+        let tris: Vec<Triangle> = (0..n)
+            .map(|_| {
+                let c = if sphere {
+                    let v = rng.vec(-1.0, 1.0);
+                    v / v.norm().max(1e-9)
+                } else {
+                    let (x, y) = (rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+                    Vec3::new(x, y, 0.2 * (3.0 * x).sin() * (2.0 * y).cos())
+                };
+                [c + rng.vec(-0.15, 0.15), c + rng.vec(-0.15, 0.15), c + rng.vec(-0.15, 0.15)]
+            })
+            .collect();
+        let ids = (0..n as i32).collect();
+        (Model::new(tris.clone(), ids).unwrap(), tris)
+    }
+
+    fn placement(rng: &mut Rng, scaled: bool) -> Placement {
+        Placement {
+            rotation: rng.rotation(),
+            translation: rng.vec(-1.5, 1.5),
+            scale: if scaled { rng.range(0.5, 2.0) } else { 1.0 },
+        }
+    }
+
+    /// The exact minimum over all pairs, in the world.
+    fn brute_force(a: &[Triangle], pa: &Placement, b: &[Triangle], pb: &Placement) -> f64 {
+        let wa: Vec<Triangle> = a.iter().map(|t| t.map(|p| pa.apply(&p))).collect();
+        let wb: Vec<Triangle> = b.iter().map(|t| t.map(|p| pb.apply(&p))).collect();
+        let mut d = f64::INFINITY;
+        for x in &wa {
+            for y in &wb {
+                d = d.min(triangle_distance(x, y).distance);
+            }
+        }
+        d
+    }
+
+    /// Distance and tolerance queries against brute force, every search order, warm starts,
+    /// error bounds and scales.
+    #[test]
+    fn queries_agree_with_brute_force() {
+        let mut rng = Rng(0x5eed_d157_a4ce_0001);
+        let mut separated = 0;
+        for case in 0..24 {
+            let (ma, ta) = model(&mut rng, 120, case % 2 == 0);
+            let (mb, tb) = model(&mut rng, 90, case % 3 == 0);
+            let mut cache = DistanceCache::default();
+            for _ in 0..4 {
+                let pa = placement(&mut rng, case % 4 == 1);
+                let mut pb = placement(&mut rng, case % 4 == 3);
+                pb.translation += rng.vec(-1.0, 1.0) * 2.0;
+                let truth = brute_force(&ta, &pa, &tb, &pb);
+                separated += usize::from(truth > 0.0);
+                let size =
+                    4.0 * (pa.scale + pb.scale) + pa.translation.amax() + pb.translation.amax();
+                let tol = 1e-12 * size;
+                for qsize in [2, 3, 16] {
+                    let request = DistanceRequest { qsize, ..Default::default() };
+                    let r = distance(&ma, &pa, &mb, &pb, &request, Some(&mut cache));
+                    assert!(
+                        (r.distance - truth).abs() <= tol,
+                        "case {case} qsize {qsize}: {} vs {truth}",
+                        r.distance
+                    );
+                    let apart = (pa.apply(&r.p1) - pb.apply(&r.p2)).norm();
+                    assert!((apart - r.distance).abs() <= tol, "points {apart} vs {}", r.distance);
+                    let (ia, ib) = r.closest_pair.unwrap();
+                    let pair = triangle_distance(
+                        &ta[ma.ids()[ia as usize] as usize].map(|p| pa.apply(&p)),
+                        &tb[mb.ids()[ib as usize] as usize].map(|p| pb.apply(&p)),
+                    );
+                    assert!((pair.distance - truth).abs() <= tol);
+                    // Within the requested error, never below the truth.
+                    let (rel_err, abs_err) = (0.25, 0.05 * truth);
+                    let r = distance(
+                        &ma,
+                        &pa,
+                        &mb,
+                        &pb,
+                        &DistanceRequest { rel_err, abs_err, qsize },
+                        None,
+                    );
+                    assert!(r.distance >= truth - tol);
+                    assert!(r.distance <= truth + abs_err.min(rel_err * truth) + tol);
+                    // Tolerance queries on both sides of the distance.
+                    for t in
+                        [0.0, truth * 0.5, truth * 0.999, truth * 1.001, truth * 2.0, truth + 1.0]
+                    {
+                        let r = tolerance(&ma, &pa, &mb, &pb, t, qsize);
+                        if (t - truth).abs() <= tol {
+                            continue;
+                        }
+                        assert_eq!(r.closer, truth <= t, "case {case} t {t} truth {truth}");
+                        if r.closer {
+                            assert!(r.distance <= t + tol && r.distance >= truth - tol);
+                            let apart = (pa.apply(&r.p1) - pb.apply(&r.p2)).norm();
+                            assert!((apart - r.distance).abs() <= tol);
+                        } else {
+                            assert!(
+                                r.distance > t && r.distance <= truth + tol,
+                                "{} {t} {truth}",
+                                r.distance
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(separated >= 40, "{separated} of 96 poses apart");
+    }
 }
