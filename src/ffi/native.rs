@@ -447,7 +447,7 @@ pub struct RpqDistanceRequest {
     pub rel_err: f64,
     /// Accept a distance within this absolute amount of the true one (≥ 0).
     pub abs_err: f64,
-    /// 2 or less: depth-first search; more: best-first with a queue of this many node pairs.
+    /// 2 or less: best first down to the first leaf pair, then depth first; more: best first with a queue of this many node pairs.
     pub qsize: c_int,
 }
 

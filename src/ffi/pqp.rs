@@ -387,7 +387,7 @@ fn relative(p1: &Placement, p2: &Placement) -> ([[f64; 3]; 3], [f64; 3]) {
     (rows, [t.x, t.y, t.z])
 }
 
-/// PQP's queue size: below 2 means 2 (depth first); capped so a huge value cannot make
+/// PQP's queue size: below 2 means 2 (the default search order); capped so a huge value cannot make
 /// the queue's first allocation fail.
 fn clamp_qsize(qsize: c_int) -> usize {
     qsize.clamp(2, 1 << 16) as usize
@@ -467,8 +467,9 @@ pub unsafe extern "C" fn PQP_Collide(
 
 /// The distance between two placed models with closest points (`p1` in model 1's frame,
 /// `p2` in model 2's), within `rel_err`/`abs_err` (the smaller bound wins, as PQP).
-/// `qsize` ≤ 2: depth first; more: best first. The warm start is kept in the models, as
-/// PQP. Negative or NaN error bounds: `PQP_ERR_INVALID_ARGUMENT`, nothing written.
+/// `qsize` ≤ 2: best first down to the first leaf pair, then depth first (the answer is
+/// PQP's, only the work differs); more: best first with a queue of `qsize` pairs. The warm
+/// start is kept in the models, as PQP. Negative or NaN error bounds: `PQP_ERR_INVALID_ARGUMENT`, nothing written.
 ///
 /// # Safety
 /// As `PQP_Collide`, with a writable `result`.
