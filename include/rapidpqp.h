@@ -373,7 +373,7 @@ typedef struct RpqDistanceRequest {
      */
     double abs_err;
     /**
-     * 2 or less: depth-first search; more: best-first with a queue of this many node pairs.
+     * 2 or less: best first down to the first leaf pair, then depth first; more: best first with a queue of this many node pairs.
      */
     int qsize;
 } RpqDistanceRequest;
@@ -837,8 +837,9 @@ int PQP_Collide(struct PQP_CollideResult *result,
 /**
  * The distance between two placed models with closest points (`p1` in model 1's frame,
  * `p2` in model 2's), within `rel_err`/`abs_err` (the smaller bound wins, as PQP).
- * `qsize` ≤ 2: depth first; more: best first. The warm start is kept in the models, as
- * PQP. Negative or NaN error bounds: `PQP_ERR_INVALID_ARGUMENT`, nothing written.
+ * `qsize` ≤ 2: best first down to the first leaf pair, then depth first (the answer is
+ * PQP's, only the work differs); more: best first with a queue of `qsize` pairs. The warm
+ * start is kept in the models, as PQP. Negative or NaN error bounds: `PQP_ERR_INVALID_ARGUMENT`, nothing written.
  *
  * # Safety
  * As `PQP_Collide`, with a writable `result`.

@@ -4,7 +4,8 @@
 //! rectangle swept sphere (distance, tolerance) sharing the node's principal axes. Nodes live
 //! in one flat array in depth-first order; an inner node's two children are adjacent.
 
-use crate::bv::obb::{orthonormal_frame, principal_axes};
+use crate::bv::obb::{CollideNode, NodePair, orthonormal_frame, principal_axes};
+use crate::bv::sphere::{Sphere, Support};
 use crate::bv::{Obb, Rss};
 use crate::math::{Mat3, Triangle, Vec3, triangle_is_finite};
 
@@ -32,7 +33,7 @@ impl std::fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 /// Marks a leaf in [`Node::payload`].
-const LEAF_BIT: u32 = 1 << 31;
+pub(crate) const LEAF_BIT: u32 = 1 << 31;
 
 /// One node of the hierarchy.
 #[derive(Clone, Copy, Debug)]
@@ -119,6 +120,9 @@ pub struct Model {
     triangles: Vec<Triangle>,
     ids: Vec<i32>,
     nodes: Vec<Node>,
+    /// What the collide query reads of the nodes, two by two (see [`Model::collide_slots`]);
+    /// derived from the nodes and triangles, so it is recomputed rather than serialized.
+    collide_slots: Vec<NodePair>,
     /// The largest absolute coordinate: bounds the rounding of transformed boxes.
     magnitude: f64,
 }
@@ -206,9 +210,10 @@ impl Model {
             .flat_map(|t| t.iter())
             .map(|p| p.amax())
             .fold(0.0, f64::max);
-        let leaf_triangles = order.iter().map(|&k| triangles[k as usize]).collect();
+        let leaf_triangles: Vec<Triangle> = order.iter().map(|&k| triangles[k as usize]).collect();
         let leaf_ids = order.iter().map(|&k| ids[k as usize]).collect();
-        Ok(Model { triangles: leaf_triangles, ids: leaf_ids, nodes, magnitude })
+        let collide_slots = collide_slots(&nodes, &leaf_triangles);
+        Ok(Model { triangles: leaf_triangles, ids: leaf_ids, nodes, collide_slots, magnitude })
     }
 
     /// Reassembles a model from the parts of a built one (as serialized), checking the
@@ -225,8 +230,9 @@ impl Model {
             return Err(BuildError::NonFiniteCoordinate.to_string());
         }
         let magnitude = triangles.iter().flat_map(|t| t.iter()).map(|p| p.amax()).fold(0.0, f64::max);
-        let model = Model { triangles, ids, nodes, magnitude };
-        model.validate()?;
+        let mut model = Model { triangles, ids, nodes, collide_slots: Vec::new(), magnitude };
+        model.validate_tree()?;
+        model.collide_slots = collide_slots(&model.nodes, &model.triangles);
         Ok(model)
     }
 
@@ -258,6 +264,13 @@ impl Model {
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
     }
+    /// The nodes as the collide query reads them, two per slot: the children of a node sit
+    /// side by side (node `i` in slot `(i + 1) / 2`, lane `(i + 1) % 2`; children are
+    /// allocated in pairs `2k - 1, 2k`), and slot 0 holds the root in both lanes.
+    #[inline]
+    pub(crate) fn collide_slots(&self) -> &[NodePair] {
+        &self.collide_slots
+    }
     pub fn magnitude(&self) -> f64 {
         self.magnitude
     }
@@ -267,12 +280,41 @@ impl Model {
             + self.triangles.capacity() * std::mem::size_of::<Triangle>()
             + self.ids.capacity() * std::mem::size_of::<i32>()
             + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.collide_slots.capacity() * std::mem::size_of::<NodePair>()
     }
 
     /// Checks the tree's invariants: 2n−1 nodes, adjacent children in range and after their
-    /// parent, every triangle in exactly one leaf, every node's box and swept sphere holding
-    /// all the vertices below it.
+    /// parent, every triangle in exactly one leaf, every node's box holding all the vertices
+    /// below it; and that the collide query's packed nodes match the nodes, their spheres
+    /// holding the vertices too.
     pub fn validate(&self) -> Result<(), String> {
+        self.validate_tree()?;
+        if self.collide_slots.len() != self.nodes.len() / 2 + 1 {
+            return Err("packed collide nodes do not match the nodes".into());
+        }
+        let spans = leaf_spans(&self.nodes);
+        let mut points = Vec::new();
+        for (i, node) in self.nodes.iter().enumerate() {
+            let (slot, lane) = slot_of(i);
+            let packed = self.collide_slots[slot].lane(lane);
+            if packed.payload != node.payload || packed.half[2] != node.obb.size() {
+                return Err(format!("node {i}: packed collide node differs"));
+            }
+            let sphere = Sphere {
+                center: Vec3::new(packed.sphere[0], packed.sphere[1], packed.sphere[2]),
+                radius: packed.sphere[3],
+            };
+            points.clear();
+            subtree_points(&self.nodes, &self.triangles, i, spans[i], &mut points);
+            if !points.iter().all(|p| sphere.contains(p, 0.0)) {
+                return Err(format!("node {i}: bounding sphere misses a vertex below it"));
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Model::validate`] without the packed collide nodes.
+    fn validate_tree(&self) -> Result<(), String> {
         let n = self.triangles.len();
         if self.nodes.len() != 2 * n - 1 {
             return Err(format!("{} nodes for {} triangles", self.nodes.len(), n));
@@ -296,7 +338,8 @@ impl Model {
                 }
             } else {
                 let c = node.first_child();
-                if c <= i || c + 1 >= self.nodes.len() {
+                // Children come in the pairs 2k - 1, 2k (which the collide query relies on).
+                if c <= i || c + 1 >= self.nodes.len() || c % 2 == 0 {
                     return Err(format!("node {i} has children {c}, {}", c + 1));
                 }
                 stack.push(c);
@@ -328,6 +371,79 @@ impl Model {
         }
         Ok(())
     }
+}
+
+/// For each node of a valid tree: the first and one past the last leaf-order triangle below
+/// it, and how many triangles are below it (children come after their parents, so one
+/// backward sweep does).
+fn leaf_spans(nodes: &[Node]) -> Vec<(usize, usize, usize)> {
+    let mut spans = vec![(0, 0, 0); nodes.len()];
+    for i in (0..nodes.len()).rev() {
+        let node = &nodes[i];
+        spans[i] = if node.is_leaf() {
+            (node.triangle(), node.triangle() + 1, 1)
+        } else {
+            let (l, r) = (spans[node.first_child()], spans[node.first_child() + 1]);
+            (l.0.min(r.0), l.1.max(r.1), l.2 + r.2)
+        };
+    }
+    spans
+}
+
+/// Appends the corners of the triangles below node `i` (whose span is `span`): the span's
+/// range when it holds nothing else (always, for built trees), else found by a walk.
+fn subtree_points(nodes: &[Node], triangles: &[Triangle], i: usize, span: (usize, usize, usize), points: &mut Vec<Vec3>) {
+    let (first, last, count) = span;
+    if last - first == count {
+        points.extend(triangles[first..last].iter().flatten());
+        return;
+    }
+    let mut stack = vec![i];
+    while let Some(k) = stack.pop() {
+        let n = &nodes[k];
+        if n.is_leaf() {
+            points.extend(triangles[n.triangle()].iter());
+        } else {
+            stack.push(n.first_child());
+            stack.push(n.first_child() + 1);
+        }
+    }
+}
+
+/// Where the collide query keeps node `i`: slot and lane (see [`Model::collide_slots`]).
+#[inline(always)]
+pub(crate) fn slot_of(i: usize) -> (usize, usize) {
+    ((i + 1) / 2, (i + 1) % 2)
+}
+
+/// The packed nodes of the collide query: each node's box with axes sorted by extent, and
+/// the smallest sphere holding the corners of the triangles below it; two by two. Needs a
+/// valid tree.
+fn collide_slots(nodes: &[Node], triangles: &[Triangle]) -> Vec<NodePair> {
+    let spans = leaf_spans(nodes);
+    let mut points: Vec<Vec3> = Vec::new();
+    let mut packed = vec![None; nodes.len()];
+    let mut supports = vec![Support::default(); nodes.len()];
+    // Children before parents: a node's search starts from its children's support points.
+    for i in (0..nodes.len()).rev() {
+        let node = &nodes[i];
+        points.clear();
+        if !node.is_leaf() {
+            for c in [node.first_child(), node.first_child() + 1] {
+                let s = &supports[c];
+                points.extend_from_slice(&s.points[..s.len]);
+            }
+        }
+        let hints = points.len();
+        subtree_points(nodes, triangles, i, spans[i], &mut points);
+        let (sphere, support) = Sphere::enclosing_with_hints(&mut points, hints, &node.obb);
+        supports[i] = support;
+        packed[i] = Some(CollideNode::new(&node.obb, &sphere, node.payload));
+    }
+    let packed: Vec<CollideNode> = packed.into_iter().map(|p| p.expect("every node packed")).collect();
+    let mut slots = vec![NodePair::new(&packed[0], &packed[0])];
+    slots.extend(packed[1..].chunks_exact(2).map(|c| NodePair::new(&c[0], &c[1])));
+    slots
 }
 
 fn placeholder() -> Node {

@@ -2,6 +2,7 @@
 
 pub mod obb;
 pub mod rss;
+pub mod sphere;
 
 pub use obb::Obb;
 pub use rss::Rss;

@@ -1,10 +1,13 @@
 //! Collision: which triangle pairs of two placed models intersect.
 
 use super::Relative;
-use crate::bv::obb::{BoxTest, disjoint};
+use crate::bv::obb::{
+    BoxTest, Both, DUAL, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint, pair_disjoint,
+    spheres_disjoint, uses_spheres,
+};
 use crate::geometry::tri_intersect::triangles_intersect;
 use crate::math::{Placement, Triangle, Vec3};
-use crate::model::Model;
+use crate::model::{Model, slot_of};
 
 /// One intersecting triangle pair: `id1` from the first model, `id2` from the second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -45,7 +48,7 @@ pub struct CollideResult {
     pub bv_tests: u64,
     /// Triangle-pair intersection tests performed.
     pub tri_tests: u64,
-    stack: Vec<(u32, u32)>,
+    stacks: Stacks,
 }
 
 impl CollideResult {
@@ -62,6 +65,26 @@ impl CollideResult {
     }
 }
 
+/// A node pair whose boxes overlap, waiting to be split. `placed` locates b's node placed
+/// in a's model frame: `placed >> 1` indexes the side stack of placements, bit 0 the lane.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    ia: u32,
+    ib: u32,
+    placed: u32,
+}
+
+/// The traversal's reusable buffers.
+#[derive(Clone, Debug, Default)]
+struct Stacks {
+    pending: Vec<Pending>,
+    /// Placements of b's nodes in a's frame, two children at a time. Descending a reuses its
+    /// pair's placement; descending b places both children once for every pair they are
+    /// tested against. Along `pending`, placement indices never decrease, so when a pair is
+    /// taken every placement after its own is dead and is dropped.
+    placed: Vec<PlacedPair>,
+}
+
 /// Finds the intersecting triangle pairs of `m1` placed at `p1` and `m2` placed at `p2`
 /// (all of them, or the first one). Touching triangles intersect. Placements must be valid
 /// (finite, positive scale); the caller checks.
@@ -74,25 +97,40 @@ pub fn collide(
     result: &mut CollideResult,
 ) {
     result.clear();
-    match request.frame {
-        TriangleFrame::Model1 => {
-            let rel = Relative::between(p1, p2);
-            traverse(m1, m2, &rel, request, result, false);
-        }
-        TriangleFrame::Model2 => {
-            let rel = Relative::between(p2, p1);
-            traverse(m2, m1, &rel, request, result, true);
-        }
+    let (a, b, rel, swapped) = match request.frame {
+        TriangleFrame::Model1 => (m1, m2, Relative::between(p1, p2), false),
+        TriangleFrame::Model2 => (m2, m1, Relative::between(p2, p1), true),
+    };
+    match request.box_test {
+        BoxTest::Sat15 => traverse::<SAT15>(a, b, &rel, request.first_contact, result, swapped),
+        BoxTest::SatLite => traverse::<SAT_LITE>(a, b, &rel, request.first_contact, result, swapped),
+        BoxTest::Dual => traverse::<DUAL>(a, b, &rel, request.first_contact, result, swapped),
+        BoxTest::SphereSat15 => traverse::<SPHERE_SAT15>(a, b, &rel, request.first_contact, result, swapped),
     }
+}
+
+/// The relative transform as the inner loop applies it.
+fn placement(rel: &Relative) -> Placement3 {
+    let r = &rel.rotation;
+    Placement3::new(
+        &[[r[(0, 0)], r[(0, 1)], r[(0, 2)]], [r[(1, 0)], r[(1, 1)], r[(1, 2)]], [r[(2, 0)], r[(2, 1)], r[(2, 2)]]],
+        &[rel.translation.x, rel.translation.y, rel.translation.z],
+        rel.scale,
+    )
 }
 
 /// Depth-first traversal of the pair of trees; `b` is placed in `a`'s frame by `rel`.
 /// `swapped` says that `a` is the caller's model 2 (ids are reported in the caller's order).
-fn traverse(
+///
+/// Children are tested before they are pushed, both at once: splitting node a tests a's two
+/// children (side by side in one slot) against b's placed node; splitting b places b's two
+/// children together and tests them against a's node.
+#[inline(never)]
+fn traverse<const TEST: u8>(
     a: &Model,
     b: &Model,
     rel: &Relative,
-    request: &CollideRequest,
+    first_contact: bool,
     result: &mut CollideResult,
     swapped: bool,
 ) {
@@ -101,68 +139,267 @@ fn traverse(
     let slack = 32.0
         * f64::EPSILON
         * (a.magnitude() + rel.scale * b.magnitude() + rel.translation.amax());
-    let (an, bn) = (a.nodes(), b.nodes());
-    let mut stack = std::mem::take(&mut result.stack);
-    stack.clear();
-    stack.push((0, 0));
-    while let Some((ia, ib)) = stack.pop() {
-        let na = &an[ia as usize];
-        let nb = &bn[ib as usize];
-        // b's box in a's box frame.
-        let at = na.obb.axes.transpose();
-        let b_axes = at * (rel.rotation * nb.obb.axes);
-        let b_center = at * (rel.apply(&nb.obb.center) - na.obb.center);
-        let b_half = nb.obb.half * rel.scale;
-        result.bv_tests += 1;
-        if disjoint(&na.obb.half, &b_axes, &b_center, &b_half, slack, request.box_test) {
-            continue;
-        }
-        match (na.is_leaf(), nb.is_leaf()) {
+    let scale = rel.scale;
+    let xf = placement(rel);
+    let (sa, sb) = (a.collide_slots(), b.collide_slots());
+    let Stacks { mut pending, mut placed } = std::mem::take(&mut result.stacks);
+    pending.clear();
+    placed.clear();
+    // Slot 0 holds each root in both lanes.
+    placed.push(xf.place(&sb[0], xf.place_spheres::<TEST>(&sb[0])));
+    let mut bv_tests = 1u64;
+    if pair_disjoint::<TEST>(&Both(&sa[0]), &Both(&placed[0]), slack) & 1 == 0 {
+        pending.push(Pending { ia: 0, ib: 0, placed: 0 });
+    }
+    while let Some(Pending { ia, ib, placed: p }) = pending.pop() {
+        let (slot_a, lane_a) = slot_of(ia as usize);
+        let (slot_b, lane_b) = slot_of(ib as usize);
+        let (na, nb) = (&sa[slot_a], &sb[slot_b]);
+        // Split the larger box (model b's is measured scaled), so both shrink at the same
+        // pace; leaves cannot be split.
+        let split_a = match (na.is_leaf(lane_a), nb.is_leaf(lane_b)) {
             (true, true) => {
                 result.tri_tests += 1;
-                let ta = &a.triangles()[na.triangle()];
-                let tb = transform(&b.triangles()[nb.triangle()], rel);
-                if triangles_intersect(ta, &tb) {
-                    let (ida, idb) = (a.ids()[na.triangle()], b.ids()[nb.triangle()]);
+                let (ta, tb) = (na.triangle(lane_a), nb.triangle(lane_b));
+                if triangles_intersect(&a.triangles()[ta], &transform(&b.triangles()[tb], rel)) {
+                    let (ida, idb) = (a.ids()[ta], b.ids()[tb]);
                     result.pairs.push(if swapped {
                         ContactPair { id1: idb, id2: ida }
                     } else {
                         ContactPair { id1: ida, id2: idb }
                     });
-                    if request.first_contact {
+                    if first_contact {
                         break;
                     }
                 }
+                continue;
             }
-            (false, true) => push_children_of_a(&mut stack, na.first_child() as u32, ib),
-            (true, false) => push_children_of_b(&mut stack, ia, nb.first_child() as u32),
-            (false, false) => {
-                // Split the larger box, so both shrink at the same pace.
-                if na.obb.size() > nb.obb.size() * rel.scale {
-                    push_children_of_a(&mut stack, na.first_child() as u32, ib);
+            (false, true) => true,
+            (true, false) => false,
+            (false, false) => na.size(lane_a) > nb.size(lane_b) * scale,
+        };
+        bv_tests += 2;
+        // Lane 1 (the second child) is pushed first, so the first child's pair is split first.
+        if split_a {
+            let first = na.first_child(lane_a);
+            let children = &sa[slot_of(first as usize).0];
+            let pb = &placed[(p >> 1) as usize];
+            // (One copy of the test per lane of b's placement: the lane is then a constant.)
+            let disjoint = if p & 1 == 0 {
+                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 0>(pb), slack)
+            } else {
+                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 1>(pb), slack)
+            };
+            if disjoint & 2 == 0 {
+                pending.push(Pending { ia: first + 1, ib, placed: p });
+            }
+            if disjoint & 1 == 0 {
+                pending.push(Pending { ia: first, ib, placed: p });
+            }
+        } else {
+            let first = nb.first_child(lane_b);
+            let children = &sb[slot_of(first as usize).0];
+            placed.truncate((p >> 1) as usize + 1);
+            // The spheres first: children they prune need no box placed.
+            let spheres = xf.place_spheres::<TEST>(children);
+            let mut disjoint = 0;
+            if uses_spheres(TEST) {
+                disjoint = if lane_a == 0 {
+                    spheres_disjoint(&Spread::<_, 0>(na), &Both(&spheres), slack)
                 } else {
-                    push_children_of_b(&mut stack, ia, nb.first_child() as u32);
+                    spheres_disjoint(&Spread::<_, 1>(na), &Both(&spheres), slack)
+                };
+                if disjoint == 3 {
+                    continue;
+                }
+            }
+            let pb = xf.place(children, spheres);
+            disjoint |= if lane_a == 0 {
+                boxes_disjoint::<TEST>(&Spread::<_, 0>(na), &Both(&pb), slack)
+            } else {
+                boxes_disjoint::<TEST>(&Spread::<_, 1>(na), &Both(&pb), slack)
+            };
+            if disjoint != 3 {
+                let q = (placed.len() as u32) << 1;
+                placed.push(pb);
+                if disjoint & 2 == 0 {
+                    pending.push(Pending { ia, ib: first + 1, placed: q | 1 });
+                }
+                if disjoint & 1 == 0 {
+                    pending.push(Pending { ia, ib: first, placed: q });
                 }
             }
         }
     }
-    result.stack = stack;
-}
-
-#[inline]
-fn push_children_of_a(stack: &mut Vec<(u32, u32)>, first: u32, ib: u32) {
-    stack.push((first + 1, ib));
-    stack.push((first, ib));
-}
-
-#[inline]
-fn push_children_of_b(stack: &mut Vec<(u32, u32)>, ia: u32, first: u32) {
-    stack.push((ia, first + 1));
-    stack.push((ia, first));
+    result.bv_tests = bv_tests;
+    result.stacks = Stacks { pending, placed };
 }
 
 #[inline]
 fn transform(t: &Triangle, rel: &Relative) -> Triangle {
     let f = |p: &Vec3| rel.apply(p);
     [f(&t[0]), f(&t[1]), f(&t[2])]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::tri_intersect::triangles_intersect;
+    use crate::math::Mat3;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> f64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn vec(&mut self, scale: f64) -> Vec3 {
+            Vec3::new(self.next() - 0.5, self.next() - 0.5, self.next() - 0.5) * scale
+        }
+        fn rotation(&mut self) -> Mat3 {
+            let axis = self.vec(1.0) + Vec3::new(1e-3, 0.0, 0.0);
+            *nalgebra::Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(axis), 6.3 * self.next()).matrix()
+        }
+    }
+
+    /// A random soup with degenerate triangles and triangles snapped to a coarse grid (so that
+    /// exact touching happens).
+    fn soup(rng: &mut Rng, n: usize) -> Vec<Triangle> {
+        (0..n)
+            .map(|k| {
+                let c = rng.vec(1.0);
+                let s = 0.05 + 0.4 * rng.next();
+                let mut t = [c + rng.vec(s), c + rng.vec(s), c + rng.vec(s)];
+                match k % 9 {
+                    0 => t[2] = t[0] + (t[1] - t[0]) * 0.5,
+                    1 => t = [t[0], t[0], t[0]],
+                    2 | 3 => t = t.map(|p| p.map(|v| (v * 8.0).round() / 8.0)),
+                    _ => {}
+                }
+                t
+            })
+            .collect()
+    }
+
+    fn model(tris: &[Triangle]) -> Model {
+        Model::new(tris.to_vec(), (0..tris.len() as i32).collect()).unwrap()
+    }
+
+    fn contacts(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, request: &CollideRequest) -> Vec<(i32, i32)> {
+        let mut out = CollideResult::new();
+        collide(m1, p1, m2, p2, request, &mut out);
+        let mut v: Vec<_> = out.pairs.iter().map(|p| (p.id1, p.id2)).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Every variant's contacts equal the others' (all contacts), and a first contact is one
+    /// of them; returns the contacts.
+    fn same_contacts_for_all_variants(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, frame: TriangleFrame) -> Vec<(i32, i32)> {
+        let all = |box_test| contacts(m1, p1, m2, p2, &CollideRequest { first_contact: false, box_test, frame });
+        let want = all(BoxTest::Sat15);
+        for box_test in BoxTest::ALL {
+            assert_eq!(all(box_test), want, "{box_test:?} {frame:?}");
+            let first = contacts(m1, p1, m2, p2, &CollideRequest { first_contact: true, box_test, frame });
+            assert_eq!(first.len(), usize::from(!want.is_empty()), "{box_test:?}");
+            assert!(first.iter().all(|p| want.binary_search(p).is_ok()), "{box_test:?}");
+        }
+        want
+    }
+
+    #[test]
+    fn variants_agree_with_brute_force_on_random_soups() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut total = 0;
+        for round in 0..40 {
+            let (a, b) = (soup(&mut rng, 30 + round), soup(&mut rng, 25 + 2 * round));
+            let (ma, mb) = (model(&a), model(&b));
+            ma.validate().unwrap();
+            for _ in 0..5 {
+                let (p1, p2) = if rng.next() < 0.3 {
+                    // Relative transform exactly the identity.
+                    let p = Placement { rotation: rng.rotation(), translation: rng.vec(3.0), scale: 1.0 };
+                    (p, p)
+                } else {
+                    let s = |r: &mut Rng| if r.next() < 0.3 { 0.5 + 2.0 * r.next() } else { 1.0 };
+                    (
+                        Placement { rotation: rng.rotation(), translation: rng.vec(0.5), scale: s(&mut rng) },
+                        Placement { rotation: rng.rotation(), translation: rng.vec(0.5), scale: s(&mut rng) },
+                    )
+                };
+                for frame in [TriangleFrame::Model1, TriangleFrame::Model2] {
+                    let got = same_contacts_for_all_variants(&ma, &p1, &mb, &p2, frame);
+                    // Brute force, in the frame of the request.
+                    let (rel, swapped) = match frame {
+                        TriangleFrame::Model1 => (Relative::between(&p1, &p2), false),
+                        TriangleFrame::Model2 => (Relative::between(&p2, &p1), true),
+                    };
+                    let mut want = Vec::new();
+                    for (i, ta) in a.iter().enumerate() {
+                        for (j, tb) in b.iter().enumerate() {
+                            let hit = if swapped {
+                                triangles_intersect(tb, &transform(ta, &rel))
+                            } else {
+                                triangles_intersect(ta, &transform(tb, &rel))
+                            };
+                            if hit {
+                                want.push((i as i32, j as i32));
+                            }
+                        }
+                    }
+                    assert_eq!(got, want, "round {round} {frame:?}");
+                    total += want.len();
+                }
+            }
+        }
+        assert!(total > 500, "the scenes should touch often ({total})");
+    }
+
+    #[test]
+    fn variants_agree_on_the_bunny_fixture() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance/bunny_sphere");
+        let load = |f: &str| model(&crate::io::load_obj(dir.join(f)).unwrap().triangles());
+        let (ma, mb) = (load("a.obj"), load("b.obj"));
+        let poses = std::fs::read_to_string(dir.join("poses.txt")).unwrap();
+        let mut touching = 0;
+        for line in poses.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Vec<f64> = line.split_whitespace().map(|w| w.parse().unwrap()).collect();
+            let p = |o: usize| {
+                Placement::from_rows(
+                    &[[v[o], v[o + 1], v[o + 2]], [v[o + 3], v[o + 4], v[o + 5]], [v[o + 6], v[o + 7], v[o + 8]]],
+                    &[v[o + 9], v[o + 10], v[o + 11]],
+                    v[o + 12],
+                )
+            };
+            let (p1, p2) = (p(0), p(13));
+            for frame in [TriangleFrame::Model1, TriangleFrame::Model2] {
+                touching += usize::from(!same_contacts_for_all_variants(&ma, &p1, &mb, &p2, frame).is_empty());
+            }
+        }
+        assert!(touching > 100, "{touching} touching poses");
+    }
+
+    /// Nodes placed exactly on top of each other, and touching face to face at a rotated
+    /// placement with scale: every variant keeps them (conservative tests).
+    #[test]
+    fn touching_nodes_are_never_pruned() {
+        let tri = |z: f64| [Vec3::new(0.0, 0.0, z), Vec3::new(1.0, 0.0, z), Vec3::new(0.0, 1.0, z)];
+        let (ma, mb) = (model(&[tri(0.0), tri(2.0)]), model(&[tri(0.0), tri(-3.0)]));
+        let mut rng = Rng(7);
+        for _ in 0..200 {
+            let r = rng.rotation();
+            let t = rng.vec(100.0);
+            let s = 0.5 + 2.0 * rng.next();
+            // Model 2 scaled by s about the origin of model 1's frame: triangle 0 of each
+            // touches the other at the origin corner.
+            let p1 = Placement { rotation: r, translation: t, scale: s };
+            let p2 = Placement { rotation: r, translation: t, scale: s };
+            for frame in [TriangleFrame::Model1, TriangleFrame::Model2] {
+                let got = same_contacts_for_all_variants(&ma, &p1, &mb, &p2, frame);
+                assert!(got.contains(&(0, 0)), "{frame:?}");
+            }
+        }
+    }
 }
