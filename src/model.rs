@@ -3,9 +3,13 @@
 //! One tree serves every query: each node carries an oriented box (collision) and a
 //! rectangle swept sphere (distance, tolerance) sharing the node's principal axes. Nodes live
 //! in one flat array in depth-first order; an inner node's two children are adjacent.
+//!
+//! The collide query reads a packed copy of the boxes, with each node's smallest bounding
+//! sphere, two sibling nodes side by side (`Model::collide_slots`); it is derived from the
+//! nodes and triangles, so [`Model::from_parts`] recomputes it.
 
 use crate::bv::obb::{CollideNode, NodePair, orthonormal_frame, principal_axes};
-use crate::bv::sphere::{Sphere, Support};
+use crate::bv::sphere::{PointSet, Sphere, Support};
 use crate::bv::{Obb, Rss};
 use crate::math::{Mat3, Triangle, Vec3, triangle_is_finite};
 
@@ -274,7 +278,8 @@ impl Model {
     pub fn magnitude(&self) -> f64 {
         self.magnitude
     }
-    /// Heap bytes held by the model (triangles, ids and nodes).
+    /// Heap bytes held by the model (triangles, ids, nodes and the collide query's packed
+    /// nodes).
     pub fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Model>()
             + self.triangles.capacity() * std::mem::size_of::<Triangle>()
@@ -412,6 +417,7 @@ fn subtree_points(nodes: &[Node], triangles: &[Triangle], i: usize, span: (usize
 
 /// Where the collide query keeps node `i`: slot and lane (see [`Model::collide_slots`]).
 #[inline(always)]
+#[allow(clippy::manual_div_ceil)] // branch-free in the query's inner loop; `i` < 2^32
 pub(crate) fn slot_of(i: usize) -> (usize, usize) {
     ((i + 1) / 2, (i + 1) % 2)
 }
@@ -420,30 +426,95 @@ pub(crate) fn slot_of(i: usize) -> (usize, usize) {
 /// the smallest sphere holding the corners of the triangles below it; two by two. Needs a
 /// valid tree.
 fn collide_slots(nodes: &[Node], triangles: &[Triangle]) -> Vec<NodePair> {
-    let spans = leaf_spans(nodes);
-    let mut points: Vec<Vec3> = Vec::new();
-    let mut packed = vec![None; nodes.len()];
+    let mut spheres = vec![Sphere { center: Vec3::zeros(), radius: 0.0 }; nodes.len()];
     let mut supports = vec![Support::default(); nodes.len()];
-    // Children before parents: a node's search starts from its children's support points.
+    let mut hints: Vec<Vec3> = Vec::new();
+    let mut stack = Vec::new();
+    // Children before parents: a node's search starts from its children's support points,
+    // and looks for points outside a candidate sphere only below the children whose spheres
+    // reach out of it.
     for i in (0..nodes.len()).rev() {
         let node = &nodes[i];
-        points.clear();
-        if !node.is_leaf() {
-            for c in [node.first_child(), node.first_child() + 1] {
-                let s = &supports[c];
-                points.extend_from_slice(&s.points[..s.len]);
-            }
+        if node.is_leaf() {
+            (spheres[i], supports[i]) = Sphere::enclosing_with_support(&triangles[node.triangle()], &node.obb);
+            continue;
         }
-        let hints = points.len();
-        subtree_points(nodes, triangles, i, spans[i], &mut points);
-        let (sphere, support) = Sphere::enclosing_with_hints(&mut points, hints, &node.obb);
+        hints.clear();
+        for c in [node.first_child(), node.first_child() + 1] {
+            hints.extend_from_slice(&supports[c].points[..supports[c].len]);
+        }
+        let mut below = Subtree { nodes, triangles, spheres: &spheres, root: i, stack: &mut stack };
+        let (sphere, support) = Sphere::enclosing_set(&mut below, &hints, &node.obb);
+        spheres[i] = sphere;
         supports[i] = support;
-        packed[i] = Some(CollideNode::new(&node.obb, &sphere, node.payload));
     }
-    let packed: Vec<CollideNode> = packed.into_iter().map(|p| p.expect("every node packed")).collect();
+    let packed: Vec<CollideNode> =
+        nodes.iter().zip(&spheres).map(|(node, sphere)| CollideNode::new(&node.obb, sphere, node.payload)).collect();
     let mut slots = vec![NodePair::new(&packed[0], &packed[0])];
     slots.extend(packed[1..].chunks_exact(2).map(|c| NodePair::new(&c[0], &c[1])));
     slots
+}
+
+/// The corners of the triangles below an inner node, queried through its descendants'
+/// spheres (all computed): a subtree whose sphere cannot reach beyond the distance asked
+/// is skipped.
+struct Subtree<'a> {
+    nodes: &'a [Node],
+    triangles: &'a [Triangle],
+    spheres: &'a [Sphere],
+    root: usize,
+    stack: &'a mut Vec<usize>,
+}
+
+impl PointSet for Subtree<'_> {
+    fn farthest(&mut self, c: &Vec3, beyond2: f64) -> Option<(f64, Vec3)> {
+        let mut best = (beyond2, None);
+        let first = self.nodes[self.root].first_child();
+        self.stack.clear();
+        self.stack.extend([first, first + 1]);
+        while let Some(j) = self.stack.pop() {
+            // Every point below j is within `radius` of its centre (exactly: the radius is
+            // padded); the margin covers the rounding of this bound, so a skipped subtree
+            // holds no point whose rounded distance beats `best`.
+            let s = &self.spheres[j];
+            let reach = ((s.center - c).norm() + s.radius) * (1.0 + 1e-9);
+            if reach * reach <= best.0 {
+                continue;
+            }
+            let node = &self.nodes[j];
+            if node.is_leaf() {
+                for p in &self.triangles[node.triangle()] {
+                    let d2 = (p - c).norm_squared();
+                    if d2 > best.0 {
+                        best = (d2, Some(*p));
+                    }
+                }
+            } else {
+                self.stack.extend([node.first_child(), node.first_child() + 1]);
+            }
+        }
+        best.1.map(|p| (best.0, p))
+    }
+
+    fn collect(&mut self, out: &mut Vec<Vec3>) {
+        let span = leaf_spans_of(self.nodes, self.root);
+        subtree_points(self.nodes, self.triangles, self.root, span, out);
+    }
+}
+
+/// [`leaf_spans`] of one node (for the rare fallback that needs all its points).
+fn leaf_spans_of(nodes: &[Node], i: usize) -> (usize, usize, usize) {
+    let mut span = (usize::MAX, 0, 0);
+    let mut stack = vec![i];
+    while let Some(k) = stack.pop() {
+        let n = &nodes[k];
+        if n.is_leaf() {
+            span = (span.0.min(n.triangle()), span.1.max(n.triangle() + 1), span.2 + 1);
+        } else {
+            stack.extend([n.first_child(), n.first_child() + 1]);
+        }
+    }
+    span
 }
 
 fn placeholder() -> Node {

@@ -15,70 +15,70 @@ pub struct Sphere {
 }
 
 impl Sphere {
-    /// A sphere holding every point of `points` (which must not be empty, and which this
-    /// reorders), all of which lie in the box `bound`: the smallest one (Welzl,
-    /// move-to-front, on a deterministic shuffle), or the one about the box centre when
+    /// A sphere holding every point of `points` (which must not be empty), all of which lie
+    /// in the box `bound`: the smallest one (Welzl), or the one about the box centre when
     /// rounding in a degenerate support set throws the former's centre out of the box.
     ///
     /// Enclosure is what the collide query relies on, so the radius is re-measured from the
     /// chosen centre over *all* points and padded by more than the rounding of that measure:
     /// each point `p` satisfies `|p - center| <= radius` in exact arithmetic.
-    pub fn enclosing(points: &mut [Vec3], bound: &Obb) -> Sphere {
-        Sphere::enclosing_with_hints(points, 0, bound).0
+    pub fn enclosing(points: &[Vec3], bound: &Obb) -> Sphere {
+        Sphere::enclosing_with_support(points, bound).0
     }
 
-    /// [`Sphere::enclosing`], where the first `hints` points are likely on the sphere (the
-    /// support points of the spheres of parts of the set, say). Also returns the support
-    /// points found (at most 4).
-    ///
-    /// Large sets are not searched whole: Welzl runs on a small candidate set (the hints),
-    /// then one pass over the points adds the farthest one outside its ball, until none is.
-    /// The ball of the candidates then holds every point, so it is the smallest ball of the
-    /// whole set too; each pass is a distance per point, where Welzl's recursion costs many.
-    pub fn enclosing_with_hints(points: &mut [Vec3], hints: usize, bound: &Obb) -> (Sphere, Support) {
+    /// [`Sphere::enclosing`], also returning the support points found (at most 4).
+    pub fn enclosing_with_support(points: &[Vec3], bound: &Obb) -> (Sphere, Support) {
         assert!(!points.is_empty(), "a sphere needs at least one point");
-        const SMALL: usize = 6;
-        const ROUNDS: usize = 32;
-        let hints = hints.min(points.len());
-        let mut ball = None;
-        if points.len() > SMALL && hints > 0 {
-            let mut candidates: Vec<Vec3> = points[..hints].to_vec();
-            for _ in 0..ROUNDS {
-                let mut support = [Vec3::zeros(); 4];
-                let n = candidates.len();
-                shuffle(&mut candidates);
-                let b = welzl(&mut candidates, n, &mut support, 0);
-                let farthest = points[hints..]
-                    .iter()
-                    .map(|p| ((p - b.center).norm_squared(), p))
-                    .filter(|(d2, _)| *d2 > b.radius2 * (1.0 + 1e-12))
-                    .max_by(|x, y| x.0.total_cmp(&y.0));
-                match farthest {
-                    Some((_, p)) => candidates.push(*p),
-                    None => {
-                        ball = Some(b);
-                        break;
-                    }
-                }
-            }
+        if points.len() <= 3 {
+            // A triangle (a leaf): the ball over its longest edge if it holds the third
+            // corner, else the circumscribed one.
+            let (i, j) = farthest_pair_indices(points);
+            let edge = ball_through(&[points[i], points[j]]);
+            let ball = if points.iter().all(|p| edge.holds(p)) { edge } else { ball_through(points) };
+            return finish(&mut &*points, &ball, bound);
         }
-        let ball = ball.unwrap_or_else(|| {
-            // Small sets, and the rare set the rounds above do not settle: Welzl on all.
-            shuffle(&mut points[hints..]);
-            let mut support = [Vec3::zeros(); 4];
-            let n = points.len();
-            welzl(points, n, &mut support, 0)
-        });
-        // The true centre lies in the convex hull of the points, so in the box; one outside
-        // it comes from a degenerate support set. (The collide query's rounding bound counts
-        // on centres no farther out than the points.)
-        let tol = 1e-9 * bound.size();
-        let center = if ball.center.iter().all(|v| v.is_finite()) && bound.contains(&ball.center, tol) {
-            ball.center
-        } else {
-            bound.center
-        };
-        (Sphere { center, radius: pad(reach(points, &center)) }, ball.support)
+        Sphere::enclosing_set(&mut &*points, &[], bound)
+    }
+
+    /// [`Sphere::enclosing`] for a point set known through [`PointSet`] queries, given
+    /// `hints`: points of the set likely on the sphere (the support points of the spheres
+    /// of parts of the set, say). Also returns the support points found (at most 4).
+    ///
+    /// The set is not searched whole: Welzl runs on a small candidate set (the hints), then
+    /// the farthest point outside its ball joins the candidates, until none is outside. The
+    /// ball of the candidates then holds every point, so it is the smallest ball of the whole
+    /// set too (and a point outside the smallest ball of a set lies on the smallest ball of
+    /// the set with it, so each addition is one Welzl search with it on the boundary).
+    pub fn enclosing_set(set: &mut impl PointSet, hints: &[Vec3], bound: &Obb) -> (Sphere, Support) {
+        const ROUNDS: usize = 64;
+        let mut candidates: Vec<Vec3> = hints.to_vec();
+        if candidates.is_empty() {
+            candidates.extend(set.farthest(&bound.center, -1.0).map(|(_, p)| p));
+        }
+        shuffle(&mut candidates);
+        let mut support = [Vec3::zeros(); 4];
+        let n = candidates.len();
+        let mut ball = welzl(&mut candidates, n, &mut support, 0);
+        let mut settled = false;
+        for _ in 0..ROUNDS {
+            let Some((_, p)) = set.farthest(&ball.center, ball.radius2 * (1.0 + 1e-12)) else {
+                settled = true;
+                break;
+            };
+            support[0] = p;
+            let n = candidates.len();
+            ball = welzl(&mut candidates, n, &mut support, 1);
+            candidates.insert(0, p);
+        }
+        if !settled {
+            // A set the rounds do not settle: Welzl on all of it.
+            let mut all = Vec::new();
+            set.collect(&mut all);
+            shuffle(&mut all);
+            let n = all.len();
+            ball = welzl(&mut all, n, &mut support, 0);
+        }
+        finish(set, &ball, bound)
     }
 
     /// True when `p` is within the sphere (up to `tolerance`); for tests and validation.
@@ -87,7 +87,50 @@ impl Sphere {
     }
 }
 
+/// A set of points the enclosing-sphere search asks questions of, rather than scanning it:
+/// a hierarchy answers them looking only near the sphere.
+pub trait PointSet {
+    /// The point farthest from `c` among those whose squared distance (rounded as
+    /// `(p - c).norm_squared()`) exceeds `beyond2`, with that squared distance.
+    fn farthest(&mut self, c: &Vec3, beyond2: f64) -> Option<(f64, Vec3)>;
+    /// Appends every point to `out`.
+    fn collect(&mut self, out: &mut Vec<Vec3>);
+}
+
+impl PointSet for &[Vec3] {
+    fn farthest(&mut self, c: &Vec3, beyond2: f64) -> Option<(f64, Vec3)> {
+        let mut best = (beyond2, None);
+        for p in self.iter() {
+            let d2 = (p - c).norm_squared();
+            if d2 > best.0 {
+                best = (d2, Some(*p));
+            }
+        }
+        best.1.map(|p| (best.0, p))
+    }
+    fn collect(&mut self, out: &mut Vec<Vec3>) {
+        out.extend_from_slice(self);
+    }
+}
+
+/// The sphere of `ball`'s centre (or the box centre, if rounding threw it out of the box)
+/// with the radius re-measured over the whole set and padded.
+fn finish(set: &mut impl PointSet, ball: &Ball, bound: &Obb) -> (Sphere, Support) {
+    // The true centre lies in the convex hull of the points, so in the box; one outside it
+    // comes from a degenerate support set. (The collide query's rounding bound counts on
+    // centres no farther out than the points.)
+    let tol = 1e-9 * bound.size();
+    let center = if ball.center.iter().all(|v| v.is_finite()) && bound.contains(&ball.center, tol) {
+        ball.center
+    } else {
+        bound.center
+    };
+    let reach2 = set.farthest(&center, -1.0).map_or(0.0, |(d2, _)| d2);
+    (Sphere { center, radius: pad(reach2.sqrt()) }, ball.support)
+}
+
 /// The largest distance from `c` to a point.
+#[cfg(test)]
 fn reach(points: &[Vec3], c: &Vec3) -> f64 {
     points.iter().map(|p| (p - c).norm_squared()).fold(0.0, f64::max).sqrt()
 }
@@ -172,7 +215,8 @@ fn ball_through(s: &[Vec3]) -> Ball {
             let w = u.cross(&v);
             let den = 2.0 * w.norm_squared();
             let scale = u.norm_squared() * v.norm_squared();
-            if !(den > 1e-24 * scale) {
+            // (Also when NaN: then the comparison is not `Greater`.)
+            if den.partial_cmp(&(1e-24 * scale)) != Some(std::cmp::Ordering::Greater) {
                 farthest_pair(s)
             } else {
                 let c = s[0] + (v * u.norm_squared() - u * v.norm_squared()).cross(&w) / den;
@@ -183,11 +227,12 @@ fn ball_through(s: &[Vec3]) -> Ball {
             let (u, v, w) = (s[1] - s[0], s[2] - s[0], s[3] - s[0]);
             let det = 2.0 * u.dot(&v.cross(&w));
             let scale = u.norm() * v.norm() * w.norm();
-            if !(det.abs() > 1e-12 * scale) {
+            if det.abs().partial_cmp(&(1e-12 * scale)) != Some(std::cmp::Ordering::Greater) {
                 farthest_pair(s)
             } else {
                 let offset =
-                    (v.cross(&w) * u.norm_squared() + w.cross(&u) * v.norm_squared() + u.cross(&v) * w.norm_squared()) / det;
+                    (v.cross(&w) * u.norm_squared() + w.cross(&u) * v.norm_squared() + u.cross(&v) * w.norm_squared())
+                        / det;
                 let c = s[0] + offset;
                 (c, max_dist2(s, &c))
             }
@@ -202,9 +247,8 @@ fn max_dist2(s: &[Vec3], c: &Vec3) -> f64 {
     s.iter().map(|p| (p - c).norm_squared()).fold(0.0, f64::max)
 }
 
-/// Centre and squared radius of the ball over the farthest pair of `s`, grown to hold all of
-/// `s` (for degenerate support sets).
-fn farthest_pair(s: &[Vec3]) -> (Vec3, f64) {
+/// The two points of `s` farthest apart.
+fn farthest_pair_indices(s: &[Vec3]) -> (usize, usize) {
     let mut best = (0, 0, -1.0);
     for i in 0..s.len() {
         for j in i + 1..s.len() {
@@ -214,7 +258,14 @@ fn farthest_pair(s: &[Vec3]) -> (Vec3, f64) {
             }
         }
     }
-    let c = (s[best.0] + s[best.1]) * 0.5;
+    (best.0, best.1)
+}
+
+/// Centre and squared radius of the ball over the farthest pair of `s`, grown to hold all of
+/// `s` (for degenerate support sets).
+fn farthest_pair(s: &[Vec3]) -> (Vec3, f64) {
+    let (i, j) = farthest_pair_indices(s);
+    let c = (s[i] + s[j]) * 0.5;
     (c, max_dist2(s, &c))
 }
 
@@ -235,7 +286,7 @@ mod tests {
     }
 
     fn enclosing(points: &[Vec3]) -> Sphere {
-        Sphere::enclosing(&mut points.to_vec(), &bound(points))
+        Sphere::enclosing(points, &bound(points))
     }
 
     #[test]
@@ -246,7 +297,7 @@ mod tests {
             let pts: Vec<Vec3> = (0..n)
                 .map(|_| Vec3::new(rng(&mut seed) - 0.5, rng(&mut seed) - 0.5, (rng(&mut seed) - 0.5) * 0.3))
                 .collect();
-            let s = Sphere::enclosing(&mut pts.clone(), &bound(&pts));
+            let s = Sphere::enclosing(&pts, &bound(&pts));
             assert!(pts.iter().all(|p| s.contains(p, 0.0)), "round {round}");
             // Minimal: a random sample of directions cannot shrink it by moving the centre.
             for _ in 0..20 {
@@ -266,7 +317,12 @@ mod tests {
         assert!((s.center - Vec3::new(0.5, 0.5, 0.0)).norm() < 1e-12);
         assert!((s.radius - 0.5f64.sqrt()).abs() < 1e-12);
         // Regular tetrahedron: its circumsphere.
-        let t = [Vec3::new(1.0, 1.0, 1.0), Vec3::new(1.0, -1.0, -1.0), Vec3::new(-1.0, 1.0, -1.0), Vec3::new(-1.0, -1.0, 1.0)];
+        let t = [
+            Vec3::new(1.0, 1.0, 1.0),
+            Vec3::new(1.0, -1.0, -1.0),
+            Vec3::new(-1.0, 1.0, -1.0),
+            Vec3::new(-1.0, -1.0, 1.0),
+        ];
         let s = enclosing(&t);
         assert!(s.center.norm() < 1e-12 && (s.radius - 3f64.sqrt()).abs() < 1e-12);
         // Collinear, repeated and single points.

@@ -297,7 +297,13 @@ mod tests {
 
     /// Every variant's contacts equal the others' (all contacts), and a first contact is one
     /// of them; returns the contacts.
-    fn same_contacts_for_all_variants(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, frame: TriangleFrame) -> Vec<(i32, i32)> {
+    fn same_contacts_for_all_variants(
+        m1: &Model,
+        p1: &Placement,
+        m2: &Model,
+        p2: &Placement,
+        frame: TriangleFrame,
+    ) -> Vec<(i32, i32)> {
         let all = |box_test| contacts(m1, p1, m2, p2, &CollideRequest { first_contact: false, box_test, frame });
         let want = all(BoxTest::Sat15);
         for box_test in BoxTest::ALL {
