@@ -22,14 +22,31 @@
 #include <stdint.h>
 
 /**
- * Box-pair test: RAPID's 15-axis separating-axis test (the default).
+ * Box-pair test: the library's default, chosen by measurement (today the dual OBB-sphere
+ * test, `RPQ_BOX_TEST_DUAL`). A zero-filled request gets it.
  */
-#define RPQ_BOX_TEST_SAT15 0
+#define RPQ_BOX_TEST_DEFAULT 0
+
+/**
+ * Box-pair test: RAPID's 15-axis separating-axis test.
+ */
+#define RPQ_BOX_TEST_SAT15 1
 
 /**
  * Box-pair test: only the 6 face axes (cheaper, prunes less).
  */
-#define RPQ_BOX_TEST_SAT_LITE 1
+#define RPQ_BOX_TEST_SAT_LITE 2
+
+/**
+ * Box-pair test: the dual OBB-sphere test of Chang, Wang and Kim: the nodes' smallest
+ * enclosing spheres first, then the five axes `a0, b0, c22, c12, c21`.
+ */
+#define RPQ_BOX_TEST_DUAL 3
+
+/**
+ * Box-pair test: the spheres first, then the full 15-axis test.
+ */
+#define RPQ_BOX_TEST_SPHERE_SAT15 4
 
 /**
  * Triangle test in model 1's frame (model 2's triangles moved there), as PQP.
@@ -267,33 +284,6 @@
 #define FORMAT_VERSION 1
 
 /**
- * Which separating axes a box-pair test tries. All variants are conservative, so all
- * give the same contacts; they differ in how much they prune and what a test costs.
- *
- * Box axes are numbered by increasing half-extent (axis 0 is the shortest, the normal of
- * the box's largest face), and `c_ij = a_i × b_j`.
- */
-typedef enum BoxTest {
-    /**
-     * The full 15-axis separating-axis test (RAPID's): 6 face normals, 9 edge crosses.
-     */
-    BOX_TEST_SAT15 = 0,
-    /**
-     * Only the 6 face normals ("SAT-lite"): cheaper, prunes a little less.
-     */
-    BOX_TEST_SAT_LITE = 1,
-    /**
-     * The dual OBB-sphere test of Chang, Wang and Kim (2010): the nodes' bounding spheres
-     * first, then the five axes `a0, b0, c22, c12, c21`.
-     */
-    BOX_TEST_DUAL = 2,
-    /**
-     * The bounding spheres first, then the full 15-axis test.
-     */
-    BOX_TEST_SPHERE_SAT15 = 3,
-} BoxTest;
-
-/**
  * A PQP model (opaque in C).
  */
 typedef struct PQP_Model PQP_Model;
@@ -529,10 +519,7 @@ typedef struct collision_pair {
     int id2;
 } collision_pair;
 
-/**
- * Every variant, for tests and benchmarks.
- */
-#define BoxTest_ALL { BoxTest_Sat15, BoxTest_SatLite, BoxTest_Dual, BoxTest_SphereSat15, }
+
 
 /**
  * Success.

@@ -10,14 +10,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::guard;
 use super::native::{
-    RPQ_BOX_TEST_SAT_LITE, RPQ_BOX_TEST_SAT15, RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT,
-    RPQ_ERR_NON_FINITE, RPQ_ERR_NULL_POINTER, RPQ_FRAME_MODEL1, RPQ_FRAME_MODEL2, RPQ_OK, RpqCollideRequest,
+    RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_NON_FINITE, RPQ_ERR_NULL_POINTER, RPQ_OK, RpqCollideRequest,
     RpqDistanceRequest, RpqModel, RpqPose, RpqStatus, model_ref, read_pose,
 };
-use crate::bv::obb::BoxTest;
 use crate::math::Placement;
 use crate::model::Model;
-use crate::query::collide::{self, CollideRequest, CollideResult, TriangleFrame};
+use crate::query::collide::{self, CollideResult};
 use crate::query::distance::{self, DistanceCache, DistanceRequest};
 
 /// The most threads a batch uses, whatever `threads` asks.
@@ -65,11 +63,8 @@ pub unsafe extern "C" fn rpq_collide_batch(
             if out_colliding.is_null() && batch.n > 0 {
                 return Err(RPQ_ERR_NULL_POINTER);
             }
-            let request = collide_request(if request.is_null() {
-                RpqCollideRequest::default()
-            } else {
-                unsafe { *request }
-            })?;
+            let request = if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }
+                .to_request()?;
             let results = batch.run(threads, CollideResult::new, |m1, p1, m2, p2, out| {
                 collide::collide(m1, p1, m2, p2, &request, out);
                 (u8::from(out.colliding()), out.pairs.len() as u64)
@@ -317,21 +312,6 @@ unsafe fn write_point(out: *mut f64, i: usize, p: [f64; 3]) {
     }
 }
 
-/// `rpq_collide`'s reading of a request.
-fn collide_request(r: RpqCollideRequest) -> Result<CollideRequest, RpqStatus> {
-    let box_test = match r.box_test {
-        RPQ_BOX_TEST_SAT15 => BoxTest::Sat15,
-        RPQ_BOX_TEST_SAT_LITE => BoxTest::SatLite,
-        _ => return Err(RPQ_ERR_INVALID_ARGUMENT),
-    };
-    let frame = match r.frame {
-        RPQ_FRAME_MODEL1 => TriangleFrame::Model1,
-        RPQ_FRAME_MODEL2 => TriangleFrame::Model2,
-        _ => return Err(RPQ_ERR_INVALID_ARGUMENT),
-    };
-    Ok(CollideRequest { first_contact: r.first_contact != 0, box_test, frame })
-}
-
 /// A model pair and its checked poses (one, or one per query).
 struct Batch<'a> {
     m1: &'a Model,
@@ -572,6 +552,40 @@ mod tests {
                 rpq_collide_result_free(result);
             }
         }
+        // SAFETY: live models, freed once.
+        unsafe {
+            rpq_model_free(a);
+            rpq_model_free(b);
+        }
+    }
+
+    #[test]
+    fn every_box_test_gives_the_same_contacts() {
+        use crate::ffi::native::{
+            RPQ_BOX_TEST_DEFAULT, RPQ_BOX_TEST_DUAL, RPQ_BOX_TEST_SAT_LITE, RPQ_BOX_TEST_SAT15,
+            RPQ_BOX_TEST_SPHERE_SAT15,
+        };
+        let (a, b) = (fan(), fan());
+        let poses: Vec<RpqPose> = (0..40).map(pose).collect();
+        let id = [pose(0)];
+        let n = poses.len();
+        let pairs_with = |box_test: c_int| {
+            let request = RpqCollideRequest { first_contact: 0, box_test, frame: 0 };
+            let (mut col, mut pairs) = (vec![9u8; n], vec![9u64; n]);
+            // SAFETY: arrays sized per the contract; models live.
+            let rc = unsafe {
+                rpq_collide_batch(a, b, id.as_ptr(), 1, poses.as_ptr(), n, &request, 2, col.as_mut_ptr(), pairs.as_mut_ptr())
+            };
+            (rc, pairs)
+        };
+        let (rc, want) = pairs_with(RPQ_BOX_TEST_DEFAULT);
+        assert_eq!(rc, RPQ_OK);
+        assert!(want.iter().any(|&k| k > 0) && want.iter().any(|&k| k == 0), "poses with and without contacts");
+        for box_test in [RPQ_BOX_TEST_SAT15, RPQ_BOX_TEST_SAT_LITE, RPQ_BOX_TEST_DUAL, RPQ_BOX_TEST_SPHERE_SAT15] {
+            assert_eq!(pairs_with(box_test), (RPQ_OK, want.clone()), "box test {box_test}");
+        }
+        assert_eq!(pairs_with(5).0, RPQ_ERR_INVALID_ARGUMENT);
+        assert_eq!(pairs_with(-1).0, RPQ_ERR_INVALID_ARGUMENT);
         // SAFETY: live models, freed once.
         unsafe {
             rpq_model_free(a);

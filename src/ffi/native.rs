@@ -31,10 +31,18 @@ pub const RPQ_ERR_OUT_OF_MEMORY: RpqStatus = 7;
 /// An internal error (a bug): the call did nothing. Please report it.
 pub const RPQ_ERR_INTERNAL: RpqStatus = 8;
 
-/// Box-pair test: RAPID's 15-axis separating-axis test (the default).
-pub const RPQ_BOX_TEST_SAT15: c_int = 0;
+/// Box-pair test: the library's default, chosen by measurement (today the dual OBB-sphere
+/// test, `RPQ_BOX_TEST_DUAL`). A zero-filled request gets it.
+pub const RPQ_BOX_TEST_DEFAULT: c_int = 0;
+/// Box-pair test: RAPID's 15-axis separating-axis test.
+pub const RPQ_BOX_TEST_SAT15: c_int = 1;
 /// Box-pair test: only the 6 face axes (cheaper, prunes less).
-pub const RPQ_BOX_TEST_SAT_LITE: c_int = 1;
+pub const RPQ_BOX_TEST_SAT_LITE: c_int = 2;
+/// Box-pair test: the dual OBB-sphere test of Chang, Wang and Kim: the nodes' smallest
+/// enclosing spheres first, then the five axes `a0, b0, c22, c12, c21`.
+pub const RPQ_BOX_TEST_DUAL: c_int = 3;
+/// Box-pair test: the spheres first, then the full 15-axis test.
+pub const RPQ_BOX_TEST_SPHERE_SAT15: c_int = 4;
 /// Triangle test in model 1's frame (model 2's triangles moved there), as PQP.
 pub const RPQ_FRAME_MODEL1: c_int = 0;
 /// Triangle test in model 2's frame (model 1's triangles moved there), as RAPID.
@@ -83,10 +91,15 @@ pub struct RpqCollideRequest {
 }
 
 impl RpqCollideRequest {
-    fn to_request(self) -> Result<CollideRequest, RpqStatus> {
+    /// The request as the query reads it; `RPQ_ERR_INVALID_ARGUMENT` for an unknown
+    /// box test or frame. All box tests give the same contacts; they differ in speed.
+    pub(crate) fn to_request(self) -> Result<CollideRequest, RpqStatus> {
         let box_test = match self.box_test {
+            RPQ_BOX_TEST_DEFAULT => BoxTest::default(),
             RPQ_BOX_TEST_SAT15 => BoxTest::Sat15,
             RPQ_BOX_TEST_SAT_LITE => BoxTest::SatLite,
+            RPQ_BOX_TEST_DUAL => BoxTest::Dual,
+            RPQ_BOX_TEST_SPHERE_SAT15 => BoxTest::SphereSat15,
             _ => return Err(RPQ_ERR_INVALID_ARGUMENT),
         };
         let frame = match self.frame {

@@ -44,7 +44,7 @@ _POSE = struct.Struct("=13d")
 _IDENTITY = _POSE.pack(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 _DIST_REQUEST = struct.Struct("=ddi4x")
 assert _DIST_REQUEST.size == ctypes.sizeof(N.RpqDistanceRequest)
-_FIRST_CONTACT = bytes(N.RpqCollideRequest(1, N.RPQ_BOX_TEST_SAT15, N.RPQ_FRAME_MODEL1))
+_FIRST_CONTACT = bytes(N.RpqCollideRequest(1, N.RPQ_BOX_TEST_DEFAULT, N.RPQ_FRAME_MODEL1))
 _INT_MAX = 2**31 - 1
 _PLAIN = (int, float)
 
