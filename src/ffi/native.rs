@@ -210,20 +210,8 @@ pub unsafe extern "C" fn rpq_model_build(
                 [Vec3::new(c[0], c[1], c[2]), Vec3::new(c[3], c[4], c[5]), Vec3::new(c[6], c[7], c[8])]
             })
             .collect();
-        let ids: Vec<i32> = if ids.is_null() {
-            (0..num_triangles).map(|k| k as i32).collect()
-        } else {
-            // SAFETY: the caller provides num_triangles ids.
-            unsafe { std::slice::from_raw_parts(ids, num_triangles) }.to_vec()
-        };
-        match Model::new(tris, ids) {
-            Ok(model) => {
-                // SAFETY: out_model is non-NULL and writable per the contract.
-                unsafe { *out_model = model_handle(model) };
-                RPQ_OK
-            }
-            Err(e) => status_of(e),
-        }
+        // SAFETY: forwarded contract.
+        unsafe { build_into(tris, ids, out_model) }
     })
 }
 
@@ -270,21 +258,31 @@ pub unsafe extern "C" fn rpq_model_build_indexed(
                 _ => return RPQ_ERR_INVALID_ARGUMENT,
             }
         }
-        let ids: Vec<i32> = if ids.is_null() {
-            (0..num_faces).map(|k| k as i32).collect()
-        } else {
-            // SAFETY: the caller provides num_faces ids.
-            unsafe { std::slice::from_raw_parts(ids, num_faces) }.to_vec()
-        };
-        match Model::new(tris, ids) {
-            Ok(model) => {
-                // SAFETY: out_model is non-NULL and writable.
-                unsafe { *out_model = model_handle(model) };
-                RPQ_OK
-            }
-            Err(e) => status_of(e),
-        }
+        // SAFETY: forwarded contract.
+        unsafe { build_into(tris, ids, out_model) }
     })
+}
+
+/// The common tail of the `rpq_model_build*` functions: ids (caller's, or 0..n when NULL),
+/// the build, and the new handle written to `out_model`.
+///
+/// # Safety
+/// `ids` is NULL or holds `tris.len()` ids; `out_model` is non-NULL and writable.
+unsafe fn build_into(tris: Vec<Triangle>, ids: *const i32, out_model: *mut *mut RpqModel) -> RpqStatus {
+    let ids: Vec<i32> = if ids.is_null() {
+        (0..tris.len()).map(|k| k as i32).collect()
+    } else {
+        // SAFETY: the caller provides one id per triangle.
+        unsafe { std::slice::from_raw_parts(ids, tris.len()) }.to_vec()
+    };
+    match Model::new(tris, ids) {
+        Ok(model) => {
+            // SAFETY: out_model is non-NULL and writable per the contract.
+            unsafe { *out_model = model_handle(model) };
+            RPQ_OK
+        }
+        Err(e) => status_of(e),
+    }
 }
 
 /// Frees a model. NULL is a no-op; freeing the same pointer twice is detected and ignored

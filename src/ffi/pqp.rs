@@ -465,6 +465,23 @@ pub unsafe extern "C" fn PQP_Collide(
     })
 }
 
+/// Writes the fields `PQP_DistanceResult` and `PQP_ToleranceResult` share (work counts,
+/// relative pose, distance, closest points, queue size, time) from a query's result.
+macro_rules! write_distance_fields {
+    ($res:expr, $r:expr, $input:expr, $qsize:expr, $start:expr) => {
+        $res.num_bv_tests = count($r.bv_tests);
+        $res.num_tri_tests = count($r.tri_tests);
+        ($res.R, $res.T) = relative(&$input.p1, &$input.p2);
+        $res.distance = $r.distance;
+        $res.p1 = [$r.p1.x, $r.p1.y, $r.p1.z];
+        $res.p2 = [$r.p2.x, $r.p2.y, $r.p2.z];
+        if $qsize > 2 {
+            $res.qsize = $qsize;
+        }
+        $res.query_time_secs = $start.elapsed().as_secs_f64();
+    };
+}
+
 /// The distance between two placed models with closest points (`p1` in model 1's frame,
 /// `p2` in model 2's), within `rel_err`/`abs_err` (the smaller bound wins, as PQP).
 /// `qsize` ≤ 2: best first down to the first leaf pair, then depth first (the answer is
@@ -519,18 +536,9 @@ pub unsafe extern "C" fn PQP_Distance(
         }
         // SAFETY: checked non-NULL; writable per the contract.
         let res = unsafe { &mut *result };
-        res.num_bv_tests = count(r.bv_tests);
-        res.num_tri_tests = count(r.tri_tests);
-        (res.R, res.T) = relative(&input.p1, &input.p2);
         res.rel_err = rel_err;
         res.abs_err = abs_err;
-        res.distance = r.distance;
-        res.p1 = [r.p1.x, r.p1.y, r.p1.z];
-        res.p2 = [r.p2.x, r.p2.y, r.p2.z];
-        if qsize > 2 {
-            res.qsize = qsize;
-        }
-        res.query_time_secs = start.elapsed().as_secs_f64();
+        write_distance_fields!(res, r, input, qsize, start);
         PQP_OK
     })
 }
@@ -573,18 +581,9 @@ pub unsafe extern "C" fn PQP_Tolerance(
         };
         // SAFETY: checked non-NULL; writable per the contract.
         let res = unsafe { &mut *result };
-        res.num_bv_tests = count(r.bv_tests);
-        res.num_tri_tests = count(r.tri_tests);
-        (res.R, res.T) = relative(&input.p1, &input.p2);
         res.closer_than_tolerance = c_int::from(r.closer);
         res.tolerance = tolerance;
-        res.distance = r.distance;
-        res.p1 = [r.p1.x, r.p1.y, r.p1.z];
-        res.p2 = [r.p2.x, r.p2.y, r.p2.z];
-        if qsize > 2 {
-            res.qsize = qsize;
-        }
-        res.query_time_secs = start.elapsed().as_secs_f64();
+        write_distance_fields!(res, r, input, qsize, start);
         PQP_OK
     })
 }
