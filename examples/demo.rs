@@ -25,14 +25,15 @@ fn main() {
         model.memory_bytes() as f64 / model.num_triangles() as f64
     );
 
+    use std::f64::consts::{FRAC_PI_2, FRAC_PI_6, PI};
     let rotation = |angle: f64| *nalgebra::Rotation3::from_axis_angle(&Vec3::y_axis(), angle).matrix();
     let at = |angle: f64, shift: Vec3| Placement { rotation: rotation(angle), translation: shift, scale: 1.0 };
     let poses: [(&str, Placement); 5] = [
         ("same place", Placement::IDENTITY),
-        ("shifted 2 cm, turned 30°", at(0.5236, Vec3::new(0.02, 0.0, 0.0))),
-        ("shifted 8 cm, turned 90°", at(1.5708, Vec3::new(0.08, 0.01, 0.0))),
+        ("shifted 2 cm, turned 30°", at(FRAC_PI_6, Vec3::new(0.02, 0.0, 0.0))),
+        ("shifted 8 cm, turned 90°", at(FRAC_PI_2, Vec3::new(0.08, 0.01, 0.0))),
         ("shifted 15 cm (apart)", at(0.0, Vec3::new(0.15, 0.0, 0.0))),
-        ("mirror-turned, 5 cm up", at(3.1416, Vec3::new(0.0, 0.05, 0.0))),
+        ("mirror-turned, 5 cm up", at(PI, Vec3::new(0.0, 0.05, 0.0))),
     ];
     let mut result = CollideResult::new();
     println!("\n{:<28} {:>9} {:>11} {:>11} {:>10}", "pose of bunny 2", "contacts", "box tests", "tri tests", "time (µs)");

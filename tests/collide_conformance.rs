@@ -125,7 +125,7 @@ fn degenerate_case_matches_brute_force() {
 #[test]
 fn small_cases_match_brute_force() {
     for name in ["single", "soup", "scaled"] {
-        let case = Case::load(&name);
+        let case = Case::load(name);
         let mut out = CollideResult::new();
         let step = if name == "single" { 1 } else { 7 };
         for pose in (0..case.poses.len()).step_by(step) {

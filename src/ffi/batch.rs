@@ -580,7 +580,7 @@ mod tests {
         };
         let (rc, want) = pairs_with(RPQ_BOX_TEST_DEFAULT);
         assert_eq!(rc, RPQ_OK);
-        assert!(want.iter().any(|&k| k > 0) && want.iter().any(|&k| k == 0), "poses with and without contacts");
+        assert!(want.iter().any(|&k| k > 0) && want.contains(&0), "poses with and without contacts");
         for box_test in [RPQ_BOX_TEST_SAT15, RPQ_BOX_TEST_SAT_LITE, RPQ_BOX_TEST_DUAL, RPQ_BOX_TEST_SPHERE_SAT15] {
             assert_eq!(pairs_with(box_test), (RPQ_OK, want.clone()), "box test {box_test}");
         }
