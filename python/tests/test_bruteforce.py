@@ -87,3 +87,38 @@ def test_spheres_with_scale(seed):
         assert got2 == got
         if best is not None:
             assert rp.distance(m, pose1, m, scaled).distance == pytest.approx(best, rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_box_tests_and_frames_agree(seed):
+    """Every box test prunes differently but must report the same pairs, in either frame."""
+    rng = np.random.default_rng(100 + seed)
+    t1, t2 = random_soup(rng, 40), random_soup(rng, 35)
+    m1, m2 = rp.Model.from_triangles(t1), rp.Model.from_triangles(t2)
+    poses = [(random_pose(rng, 0.3), random_pose(rng, 0.3)) for _ in range(20)]
+    seen = 0
+    for pose1, pose2 in poses:
+        hit, unsure, _ = brute_force(t1, pose1, t2, pose2)
+        want = rp.collide(m1, pose1, m2, pose2).pairs.tolist()
+        seen += bool(want)
+        for box_test in ("sat15", "sat_lite", "dual", "sphere_sat15"):
+            for frame in ("model1", "model2"):
+                got = rp.collide(m1, pose1, m2, pose2, box_test=box_test, frame=frame).pairs.tolist()
+                assert hit <= set(map(tuple, got)) <= hit | unsure, (box_test, frame)
+                if frame == "model1":
+                    assert got == want, box_test
+    assert seen > 0, "some poses must collide"
+    p1 = np.stack([p for p, _ in poses])
+    p2 = np.stack([p for _, p in poses])
+    default = rp.collide_batch(m1, p1, m2, p2)
+    for box_test in ("sat15", "sat_lite", "dual", "sphere_sat15"):
+        b = rp.collide_batch(m1, p1, m2, p2, box_test=box_test)
+        assert b.num_pairs.tolist() == default.num_pairs.tolist(), box_test
+
+
+def test_bad_collide_options():
+    m = rp.Model.from_triangles(np.eye(3)[None, :, :])
+    with pytest.raises(ValueError, match="box_test"):
+        rp.collide(m, None, m, None, box_test="obb")
+    with pytest.raises(ValueError, match="frame"):
+        rp.collide_batch(m, np.eye(4), m, np.eye(4), frame="world")

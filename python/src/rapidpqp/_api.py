@@ -44,7 +44,31 @@ _POSE = struct.Struct("=13d")
 _IDENTITY = _POSE.pack(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 _DIST_REQUEST = struct.Struct("=ddi4x")
 assert _DIST_REQUEST.size == ctypes.sizeof(N.RpqDistanceRequest)
-_FIRST_CONTACT = bytes(N.RpqCollideRequest(1, N.RPQ_BOX_TEST_DEFAULT, N.RPQ_FRAME_MODEL1))
+_BOX_TESTS = {
+    "default": N.RPQ_BOX_TEST_DEFAULT,
+    "sat15": N.RPQ_BOX_TEST_SAT15,
+    "sat_lite": N.RPQ_BOX_TEST_SAT_LITE,
+    "dual": N.RPQ_BOX_TEST_DUAL,
+    "sphere_sat15": N.RPQ_BOX_TEST_SPHERE_SAT15,
+}
+_FRAMES = {"model1": N.RPQ_FRAME_MODEL1, "model2": N.RPQ_FRAME_MODEL2}
+_REQUESTS: dict = {}
+
+
+def _collide_request(first_contact: Any, box_test: Any, frame: Any) -> Optional[bytes]:
+    """The packed request (None for all contacts with the defaults: the C side's NULL)."""
+    key = (bool(first_contact), box_test, frame)
+    if key == (False, "default", "model1"):
+        return None
+    req = _REQUESTS.get(key)
+    if req is None:
+        if box_test not in _BOX_TESTS:
+            raise ValueError(f"box_test must be one of {sorted(_BOX_TESTS)}, not {box_test!r}")
+        if frame not in _FRAMES:
+            raise ValueError(f"frame must be one of {sorted(_FRAMES)}, not {frame!r}")
+        req = bytes(N.RpqCollideRequest(int(key[0]), _BOX_TESTS[box_test], _FRAMES[frame]))
+        _REQUESTS[key] = req
+    return req
 _INT_MAX = 2**31 - 1
 _PLAIN = (int, float)
 
@@ -701,7 +725,14 @@ _OFF_TRI = N.RpqDistanceResult.tri_tests.offset // 8
 
 
 def collide(
-    model1: Model, pose1: PoseLike, model2: Model, pose2: PoseLike, first_contact: bool = False
+    model1: Model,
+    pose1: PoseLike,
+    model2: Model,
+    pose2: PoseLike,
+    first_contact: bool = False,
+    *,
+    box_test: str = "default",
+    frame: str = "model1",
 ) -> CollideResult:
     """The intersecting triangle pairs of ``model1`` at ``pose1`` and ``model2`` at ``pose2``
     (touching triangles intersect).
@@ -713,6 +744,13 @@ def collide(
         A 4×4 matrix, an ``(R, t)`` or ``(R, t, scale)`` tuple, a :class:`Pose` or ``None``.
     first_contact : bool
         Stop at the first intersecting pair (``pairs`` then has at most one row).
+    box_test : str
+        How node pairs are pruned: ``"default"`` (the measured fastest, today ``"dual"``),
+        ``"sat15"`` (RAPID's 15 axes), ``"sat_lite"`` (6 face axes), ``"dual"`` (bounding
+        spheres, then 5 axes), ``"sphere_sat15"``. All give the same pairs.
+    frame : str
+        Where exactly touching triangles are decided: ``"model1"`` (model 2's triangles moved
+        into model 1's frame, as PQP) or ``"model2"`` (as RAPID).
 
     Returns
     -------
@@ -725,7 +763,8 @@ def collide(
     b2 = _pose_bytes(pose2, "pose2")
     st = _STATE
     res = st.collide.handle
-    status = LIB.rpq_collide(h1, b1, h2, b2, _FIRST_CONTACT if first_contact else None, res)
+    req = _collide_request(first_contact, box_test, frame)
+    status = LIB.rpq_collide(h1, b1, h2, b2, req, res)
     if status:
         _fail(status, "collide")
     k = LIB.rpq_collide_result_num_pairs(res)
@@ -867,9 +906,12 @@ def collide_batch(
     poses2: Any,
     first_contact: bool = False,
     threads: Optional[int] = 0,
+    *,
+    box_test: str = "default",
+    frame: str = "model1",
 ) -> CollideBatchResult:
     """:func:`collide` for many poses of one model pair, run in Rust on ``threads`` threads
-    (0: all cores) with the GIL released.
+    (0: all cores) with the GIL released. ``box_test`` and ``frame`` as in :func:`collide`.
 
     ``poses1``, ``poses2``: (N, 4, 4) arrays, ``(R, t)`` tuples of (N, 3, 3) and (N, 3)
     arrays, or a single pose used for every query.
@@ -879,12 +921,13 @@ def collide_batch(
     CollideBatchResult
         ``colliding`` (N,) bool and ``num_pairs`` (N,) int64.
     """
+    req = _collide_request(first_contact, box_test, frame)
     h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
     colliding = np.zeros(n, dtype=np.uint8)
     pairs = np.zeros(n, dtype=np.uint64)
     status = LIB.rpq_collide_batch(
         h1, h2, a1.ctypes.data, len(a1), a2.ctypes.data, len(a2),
-        _FIRST_CONTACT if first_contact else None, t, colliding.ctypes.data, pairs.ctypes.data,
+        req, t, colliding.ctypes.data, pairs.ctypes.data,
     )  # fmt: skip
     if status:
         _fail(status, "collide_batch")
