@@ -281,7 +281,7 @@
 /**
  * The layout version written, and the only one read.
  */
-#define FORMAT_VERSION 1
+#define FORMAT_VERSION 2
 
 /**
  * A PQP model (opaque in C).

@@ -1,14 +1,15 @@
 //! Triangle soups and the bounding-volume hierarchy built over them.
 //!
-//! One tree serves every query: each node carries an oriented box (collision) and a
-//! rectangle swept sphere (distance, tolerance) sharing the node's principal axes. Nodes live
-//! in one flat array in depth-first order; an inner node's two children are adjacent.
+//! One tree serves every query: each node has an oriented box (collision) and a rectangle
+//! swept sphere (distance, tolerance) sharing the node's principal axes. Nodes live in one
+//! flat array in depth-first order; an inner node's two children are adjacent.
 //!
-//! The collide query reads a packed copy of the boxes, with each node's smallest bounding
-//! sphere, two sibling nodes side by side (`Model::collide_slots`); it is derived from the
-//! nodes and triangles, so [`Model::from_parts`] recomputes it.
+//! [`Node`] holds the swept sphere. The boxes live only in the collide query's packed nodes
+//! (`Model::collide_slots`): each node's box and smallest bounding sphere, rounded outward
+//! to `f32`, two sibling nodes side by side. They are derived from the nodes (the box axes
+//! are the swept sphere's) and triangles, so [`Model::from_parts`] recomputes them.
 
-use crate::bv::obb::{CollideNode, NodePair, orthonormal_frame, principal_axes};
+use crate::bv::obb::{CollideNode, NodePair, PackedFrame, orthonormal_frame, principal_axes};
 use crate::bv::sphere::{PointSet, Sphere, Support};
 use crate::bv::{Obb, Rss};
 use crate::math::{Mat3, Triangle, Vec3, triangle_is_finite};
@@ -39,10 +40,10 @@ impl std::error::Error for BuildError {}
 /// Marks a leaf in [`Node::payload`].
 pub(crate) const LEAF_BIT: u32 = 1 << 31;
 
-/// One node of the hierarchy.
+/// One node of the hierarchy: its swept sphere and its place in the tree. (The node's box,
+/// for the collide query, lives in the model's packed collide nodes.)
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
-    pub obb: Obb,
     pub rss: Rss,
     /// Leaf: `LEAF_BIT | triangle index`; inner node: index of the first of its two children.
     payload: u32,
@@ -68,8 +69,8 @@ impl Node {
         self.payload
     }
     /// A node from its parts (serialization); [`Model::from_parts`] validates the tree.
-    pub fn from_parts(obb: Obb, rss: Rss, payload: u32) -> Node {
-        Node { obb, rss, payload }
+    pub fn from_parts(rss: Rss, payload: u32) -> Node {
+        Node { rss, payload }
     }
 }
 
@@ -127,6 +128,8 @@ pub struct Model {
     /// What the collide query reads of the nodes, two by two (see [`Model::collide_slots`]);
     /// derived from the nodes and triangles, so it is recomputed rather than serialized.
     collide_slots: Vec<NodePair>,
+    /// The coordinates of `collide_slots`.
+    packed_frame: PackedFrame,
     /// The largest absolute coordinate: bounds the rounding of transformed boxes.
     magnitude: f64,
 }
@@ -174,6 +177,7 @@ impl Model {
 
         let mut order: Vec<u32> = (0..n as u32).collect();
         let mut nodes: Vec<Node> = Vec::with_capacity(2 * n - 1);
+        let mut boxes: Vec<Obb> = vec![placeholder_box(); 2 * n - 1];
         nodes.push(placeholder());
         // (node index, start, end) ranges of `order` still to build; popping the left child
         // first gives depth-first order.
@@ -185,11 +189,8 @@ impl Model {
             points.extend(range.iter().flat_map(|&k| triangles[k as usize]));
             if range.len() == 1 {
                 let axes = leaf_axes(&triangles[range[0] as usize]);
-                nodes[node] = Node {
-                    obb: Obb::fit(&axes, points.iter().copied(), fit_margin(&points)),
-                    rss: Rss::fit(&axes, &points),
-                    payload: LEAF_BIT | start as u32,
-                };
+                boxes[node] = Obb::fit(&axes, points.iter().copied(), fit_margin(&points));
+                nodes[node] = Node { rss: Rss::fit(&axes, &points), payload: LEAF_BIT | start as u32 };
                 continue;
             }
             let (axes, mean) = moment_frame(range, &triangles, &stats);
@@ -200,11 +201,8 @@ impl Model {
             let first_child = nodes.len();
             nodes.push(placeholder());
             nodes.push(placeholder());
-            nodes[node] = Node {
-                obb: Obb::fit(&axes, points.iter().copied(), fit_margin(&points)),
-                rss: Rss::fit(&axes, &points),
-                payload: first_child as u32,
-            };
+            boxes[node] = Obb::fit(&axes, points.iter().copied(), fit_margin(&points));
+            nodes[node] = Node { rss: Rss::fit(&axes, &points), payload: first_child as u32 };
             pending.push((first_child + 1, mid, end));
             pending.push((first_child, start, mid));
         }
@@ -216,12 +214,15 @@ impl Model {
             .fold(0.0, f64::max);
         let leaf_triangles: Vec<Triangle> = order.iter().map(|&k| triangles[k as usize]).collect();
         let leaf_ids = order.iter().map(|&k| ids[k as usize]).collect();
-        let collide_slots = collide_slots(&nodes, &leaf_triangles);
-        Ok(Model { triangles: leaf_triangles, ids: leaf_ids, nodes, collide_slots, magnitude })
+        let packed_frame = PackedFrame::around(leaf_triangles.iter().flatten().copied());
+        let collide_slots = collide_slots(&nodes, &boxes, &leaf_triangles, &packed_frame);
+        Ok(Model { triangles: leaf_triangles, ids: leaf_ids, nodes, collide_slots, packed_frame, magnitude })
     }
 
     /// Reassembles a model from the parts of a built one (as serialized), checking the
-    /// tree's invariants so that a corrupted input is refused rather than trusted.
+    /// tree's invariants so that a corrupted input is refused rather than trusted. Each
+    /// node's box is refitted on its swept sphere's axes (which must be orthonormal), as the
+    /// build fits it.
     pub fn from_parts(
         triangles: Vec<Triangle>,
         ids: Vec<i32>,
@@ -234,9 +235,11 @@ impl Model {
             return Err(BuildError::NonFiniteCoordinate.to_string());
         }
         let magnitude = triangles.iter().flat_map(|t| t.iter()).map(|p| p.amax()).fold(0.0, f64::max);
-        let mut model = Model { triangles, ids, nodes, collide_slots: Vec::new(), magnitude };
+        let packed_frame = PackedFrame::around(triangles.iter().flatten().copied());
+        let mut model = Model { triangles, ids, nodes, collide_slots: Vec::new(), packed_frame, magnitude };
         model.validate_tree()?;
-        model.collide_slots = collide_slots(&model.nodes, &model.triangles);
+        let boxes = fit_boxes(&model.nodes, &model.triangles)?;
+        model.collide_slots = collide_slots(&model.nodes, &boxes, &model.triangles, &model.packed_frame);
         Ok(model)
     }
 
@@ -275,6 +278,11 @@ impl Model {
     pub(crate) fn collide_slots(&self) -> &[NodePair] {
         &self.collide_slots
     }
+    /// The coordinates of [`Model::collide_slots`].
+    #[inline]
+    pub(crate) fn packed_frame(&self) -> &PackedFrame {
+        &self.packed_frame
+    }
     pub fn magnitude(&self) -> f64 {
         self.magnitude
     }
@@ -289,9 +297,8 @@ impl Model {
     }
 
     /// Checks the tree's invariants: 2n−1 nodes, adjacent children in range and after their
-    /// parent, every triangle in exactly one leaf, every node's box holding all the vertices
-    /// below it; and that the collide query's packed nodes match the nodes, their spheres
-    /// holding the vertices too.
+    /// parent, every triangle in exactly one leaf; and that the collide query's packed nodes
+    /// match the nodes, their boxes and spheres holding all the vertices below them.
     pub fn validate(&self) -> Result<(), String> {
         self.validate_tree()?;
         if self.collide_slots.len() != self.nodes.len() / 2 + 1 {
@@ -302,17 +309,23 @@ impl Model {
         for (i, node) in self.nodes.iter().enumerate() {
             let (slot, lane) = slot_of(i);
             let packed = self.collide_slots[slot].lane(lane);
-            if packed.payload != node.payload || packed.half[2] != node.obb.size() {
+            if packed.payload != node.payload {
                 return Err(format!("node {i}: packed collide node differs"));
             }
-            let sphere = Sphere {
-                center: Vec3::new(packed.sphere[0], packed.sphere[1], packed.sphere[2]),
-                radius: packed.sphere[3],
-            };
             points.clear();
             subtree_points(&self.nodes, &self.triangles, i, spans[i], &mut points);
-            if !points.iter().all(|p| sphere.contains(p, 0.0)) {
-                return Err(format!("node {i}: bounding sphere misses a vertex below it"));
+            let f = &self.packed_frame;
+            // (The rounding of the measures is far below the tolerance, and the nodes are
+            // padded by far more: see `CollideNode::new`.)
+            let tol = 1e-12;
+            for p in &points {
+                let x = (p - f.origin) / f.unit;
+                if !packed.box_holds(&x, tol) {
+                    return Err(format!("node {i}: box misses a vertex below it"));
+                }
+                if !packed.sphere_holds(&x, tol) {
+                    return Err(format!("node {i}: bounding sphere misses a vertex below it"));
+                }
             }
         }
         Ok(())
@@ -325,16 +338,14 @@ impl Model {
             return Err(format!("{} nodes for {} triangles", self.nodes.len(), n));
         }
         let mut seen = vec![false; n];
-        // (node, start, end): the leaf-order triangles below each node form a range.
         let mut stack = vec![0usize];
-        let mut below: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
-        let mut post = Vec::with_capacity(self.nodes.len());
+        let mut reached = 0;
         let mut visited = vec![false; self.nodes.len()];
         while let Some(i) = stack.pop() {
             if std::mem::replace(&mut visited[i], true) {
                 return Err(format!("node {i} is reached twice"));
             }
-            post.push(i);
+            reached += 1;
             let node = &self.nodes[i];
             if node.is_leaf() {
                 let t = node.triangle();
@@ -351,28 +362,25 @@ impl Model {
                 stack.push(c + 1);
             }
         }
-        if post.len() != self.nodes.len() || seen.iter().any(|s| !s) {
+        if reached != self.nodes.len() || seen.iter().any(|s| !s) {
             return Err("some nodes or triangles are unreachable".into());
         }
-        for &i in post.iter().rev() {
-            let node = &self.nodes[i];
-            let tris = if node.is_leaf() {
-                vec![node.triangle()]
-            } else {
-                let c = node.first_child();
-                let mut v = std::mem::take(&mut below[c]);
-                v.extend(std::mem::take(&mut below[c + 1]));
-                v
-            };
-            let tol = 1e-12 * (self.magnitude + node.obb.size()) + 1e-300;
-            for &t in &tris {
-                for p in &self.triangles[t] {
-                    if !node.obb.contains(p, tol) {
-                        return Err(format!("node {i}: box misses a vertex of triangle {t}"));
-                    }
-                }
+        // Every swept sphere holds the vertices below it (the distance queries prune on
+        // them; the boxes are refitted, so hold them by construction).
+        let spans = leaf_spans(&self.nodes);
+        let mut points = Vec::new();
+        for (i, node) in self.nodes.iter().enumerate() {
+            let rss = &node.rss;
+            let numbers = rss.axes.iter().chain(&rss.corner).chain(&rss.lengths).chain([&rss.radius]);
+            if !numbers.clone().all(|v| v.is_finite()) || rss.lengths.iter().chain([&rss.radius]).any(|&v| v < 0.0) {
+                return Err(format!("node {i}: swept sphere is not finite or has a negative extent"));
             }
-            below[i] = tris;
+            let tol = 1e-9 * (self.magnitude + rss.size()) + 1e-300;
+            points.clear();
+            subtree_points(&self.nodes, &self.triangles, i, spans[i], &mut points);
+            if !points.iter().all(|p| rss.rectangle_point_distance(p) <= rss.radius + tol) {
+                return Err(format!("node {i}: swept sphere misses a vertex below it"));
+            }
         }
         Ok(())
     }
@@ -425,7 +433,7 @@ pub(crate) fn slot_of(i: usize) -> (usize, usize) {
 /// The packed nodes of the collide query: each node's box with axes sorted by extent, and
 /// the smallest sphere holding the corners of the triangles below it; two by two. Needs a
 /// valid tree.
-fn collide_slots(nodes: &[Node], triangles: &[Triangle]) -> Vec<NodePair> {
+fn collide_slots(nodes: &[Node], boxes: &[Obb], triangles: &[Triangle], frame: &PackedFrame) -> Vec<NodePair> {
     let mut spheres = vec![Sphere { center: Vec3::zeros(), radius: 0.0 }; nodes.len()];
     let mut supports = vec![Support::default(); nodes.len()];
     let mut hints: Vec<Vec3> = Vec::new();
@@ -436,7 +444,7 @@ fn collide_slots(nodes: &[Node], triangles: &[Triangle]) -> Vec<NodePair> {
     for i in (0..nodes.len()).rev() {
         let node = &nodes[i];
         if node.is_leaf() {
-            (spheres[i], supports[i]) = Sphere::enclosing_with_support(&triangles[node.triangle()], &node.obb);
+            (spheres[i], supports[i]) = Sphere::enclosing_with_support(&triangles[node.triangle()], &boxes[i]);
             continue;
         }
         hints.clear();
@@ -444,12 +452,13 @@ fn collide_slots(nodes: &[Node], triangles: &[Triangle]) -> Vec<NodePair> {
             hints.extend_from_slice(&supports[c].points[..supports[c].len]);
         }
         let mut below = Subtree { nodes, triangles, spheres: &spheres, root: i, stack: &mut stack };
-        let (sphere, support) = Sphere::enclosing_set(&mut below, &hints, &node.obb);
+        let (sphere, support) = Sphere::enclosing_set(&mut below, &hints, &boxes[i]);
         spheres[i] = sphere;
         supports[i] = support;
     }
-    let packed: Vec<CollideNode> =
-        nodes.iter().zip(&spheres).map(|(node, sphere)| CollideNode::new(&node.obb, sphere, node.payload)).collect();
+    let packed: Vec<CollideNode> = (0..nodes.len())
+        .map(|i| CollideNode::new(&boxes[i], &spheres[i], frame, nodes[i].payload))
+        .collect();
     let mut slots = vec![NodePair::new(&packed[0], &packed[0])];
     slots.extend(packed[1..].chunks_exact(2).map(|c| NodePair::new(&c[0], &c[1])));
     slots
@@ -519,10 +528,32 @@ fn leaf_spans_of(nodes: &[Node], i: usize) -> (usize, usize, usize) {
 
 fn placeholder() -> Node {
     Node {
-        obb: Obb { axes: Mat3::identity(), center: Vec3::zeros(), half: Vec3::zeros() },
         rss: Rss { axes: Mat3::identity(), corner: Vec3::zeros(), lengths: [0.0; 2], radius: 0.0 },
         payload: 0,
     }
+}
+
+fn placeholder_box() -> Obb {
+    Obb { axes: Mat3::identity(), center: Vec3::zeros(), half: Vec3::zeros() }
+}
+
+/// The nodes' boxes of a valid tree, fitted as the build fits them: on the node's axes (its
+/// swept sphere's, which must be orthonormal) around the vertices below it.
+fn fit_boxes(nodes: &[Node], triangles: &[Triangle]) -> Result<Vec<Obb>, String> {
+    let spans = leaf_spans(nodes);
+    let mut points = Vec::new();
+    let mut boxes = Vec::with_capacity(nodes.len());
+    for (i, node) in nodes.iter().enumerate() {
+        let axes = &node.rss.axes;
+        let gram = axes.transpose() * axes - Mat3::identity();
+        if !gram.iter().all(|v| v.abs() <= 1e-9) {
+            return Err(format!("node {i}: axes are not orthonormal"));
+        }
+        points.clear();
+        subtree_points(nodes, triangles, i, spans[i], &mut points);
+        boxes.push(Obb::fit(axes, points.iter().copied(), fit_margin(&points)));
+    }
+    Ok(boxes)
 }
 
 /// Grows boxes by the rounding the fit itself can make (projection and back-projection).

@@ -12,31 +12,33 @@
 //! | 8 | the number of nodes (`u64`, `2n − 1`) |
 //! | 72 `n` | triangles in leaf order: 9 `f64` each (`x y z` of the three corners) |
 //! | 4 `n` | caller ids (`i32`), parallel to the triangles |
-//! | 244 a node | the nodes in tree order: 30 `f64` and a `u32` each, see below |
+//! | 124 a node | the nodes in tree order: 15 `f64` and a `u32` each, see below |
 //! | 8 | checksum (`u64`) of every byte before it, see [`checksum`] |
 //!
-//! A node is its box's axes (9 numbers, row-major), centre (3) and half extents (3), its swept
-//! sphere's axes (9, row-major), corner (3), lengths (2) and radius (1), then its child/leaf
-//! word ([`Node::payload`]).
+//! A node is its swept sphere's axes (9 numbers, row-major), corner (3), lengths (2) and
+//! radius (1), then its child/leaf word ([`Node::payload`]). The nodes' boxes are not stored:
+//! loading refits them on the swept spheres' axes, as the build fits them. (Version 1 also
+//! stored each node's box: 244 bytes a node.)
 //!
 //! Loading checks the length, the checksum, that every number is finite, that extents are
-//! non-negative and axes orthonormal, and the tree's invariants ([`Model::from_parts`]): a
-//! corrupted or truncated input is refused with an error, never trusted.
+//! non-negative and axes orthonormal, and the tree's invariants ([`Model::from_parts`]: the
+//! structure, and every swept sphere holding the vertices below it): a corrupted or
+//! truncated input is refused with an error, never trusted.
 
-use crate::bv::{Obb, Rss};
+use crate::bv::Rss;
 use crate::math::{Mat3, Triangle, Vec3};
 use crate::model::{Model, Node};
 
 /// The first eight bytes of every serialized model.
 pub const MAGIC: [u8; 8] = *b"RPQMODEL";
 /// The layout version written, and the only one read.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 const HEADER_BYTES: usize = 32;
 const TRAILER_BYTES: usize = 8;
 const TRIANGLE_BYTES: usize = 9 * 8;
 const ID_BYTES: usize = 4;
-const NODE_BYTES: usize = 30 * 8 + 4;
+const NODE_BYTES: usize = 15 * 8 + 4;
 /// One more than the largest triangle count a model can hold (the leaf bit of a node).
 const TRIANGLE_LIMIT: u64 = (1 << 31) - 1;
 /// How far from orthonormal stored axes may be (they are built orthonormal to rounding).
@@ -94,11 +96,7 @@ pub fn model_to_bytes(model: &Model) -> Vec<u8> {
         out.extend_from_slice(&id.to_le_bytes());
     }
     for node in model.nodes() {
-        let (obb, rss) = (&node.obb, &node.rss);
-        for v in rows(&obb.axes).into_iter().chain(obb.center.iter().copied()).chain(obb.half.iter().copied())
-        {
-            put(&mut out, v);
-        }
+        let rss = &node.rss;
         for v in rows(&rss.axes).into_iter().chain(rss.corner.iter().copied()).chain(rss.lengths) {
             put(&mut out, v);
         }
@@ -169,27 +167,23 @@ pub fn model_from_bytes(bytes: &[u8]) -> Result<Model, String> {
     let mut nodes = Vec::with_capacity(num_nodes);
     for i in 0..num_nodes {
         let bad = |what: &str| format!("corrupted serialized model (node {i}: {what})");
-        let obb_axes = r.mat3()?;
-        let center = r.vec3()?;
-        let half = r.vec3()?;
         let rss_axes = r.mat3()?;
         let corner = r.vec3()?;
         let lengths = [r.f64()?, r.f64()?];
         let radius = r.f64()?;
         let payload = r.u32()?;
-        let numbers = obb_axes.iter().chain(&center).chain(&half).chain(&rss_axes).chain(&corner);
+        let numbers = rss_axes.iter().chain(&corner);
         if !numbers.chain(&lengths).chain([&radius]).all(|v| v.is_finite()) {
             return Err(bad("a number is NaN or infinite"));
         }
-        if half.iter().chain(&lengths).chain([&radius]).any(|&v| v < 0.0) {
+        if lengths.iter().chain([&radius]).any(|&v| v < 0.0) {
             return Err(bad("a negative extent"));
         }
-        if !orthonormal(&obb_axes) || !orthonormal(&rss_axes) {
+        if !orthonormal(&rss_axes) {
             return Err(bad("axes are not orthonormal"));
         }
-        let obb = Obb { axes: obb_axes, center, half };
         let rss = Rss { axes: rss_axes, corner, lengths, radius };
-        nodes.push(Node::from_parts(obb, rss, payload));
+        nodes.push(Node::from_parts(rss, payload));
     }
     if r.pos != body {
         return Err("corrupted serialized model (length)".into());
@@ -310,7 +304,7 @@ mod tests {
         assert_eq!(a2.ids(), a.ids());
         assert_eq!(a2.magnitude(), a.magnitude());
         for (x, y) in a.nodes().iter().zip(a2.nodes()) {
-            assert_eq!((x.obb, x.rss, x.payload()), (y.obb, y.rss, y.payload()));
+            assert_eq!((x.rss, x.payload()), (y.rss, y.payload()));
         }
         let (mut r1, mut r2) = (CollideResult::new(), CollideResult::new());
         let request = CollideRequest::default();
@@ -374,10 +368,12 @@ mod tests {
     #[test]
     fn other_versions_and_formats_are_refused() {
         let bytes = model_to_bytes(&torus(2, 1.0, 0.3));
-        let mut v2 = bytes.clone();
-        v2[8..12].copy_from_slice(&2u32.to_le_bytes());
-        reseal(&mut v2);
-        assert!(model_from_bytes(&v2).unwrap_err().contains("version 2"));
+        for version in [1u32, 3] {
+            let mut v = bytes.clone();
+            v[8..12].copy_from_slice(&version.to_le_bytes());
+            reseal(&mut v);
+            assert!(model_from_bytes(&v).unwrap_err().contains(&format!("version {version}")));
+        }
         let mut other = bytes.clone();
         other[0] = b'X';
         reseal(&mut other);
@@ -398,12 +394,12 @@ mod tests {
             ("root child out of range", payload(0), (u32::MAX >> 1).to_le_bytes().to_vec()),
             ("root points to itself", payload(0), 0u32.to_le_bytes().to_vec()),
             ("leaf triangle out of range", payload(1), ((1u32 << 31) | 9999).to_le_bytes().to_vec()),
-            ("NaN box centre", f64_at(0, 9), f64::NAN.to_le_bytes().to_vec()),
-            ("infinite radius", f64_at(0, 29), f64::INFINITY.to_le_bytes().to_vec()),
-            ("negative half extent", f64_at(0, 12), (-1.0f64).to_le_bytes().to_vec()),
-            ("negative length", f64_at(0, 27), (-1.0f64).to_le_bytes().to_vec()),
+            ("NaN corner", f64_at(0, 9), f64::NAN.to_le_bytes().to_vec()),
+            ("infinite radius", f64_at(0, 14), f64::INFINITY.to_le_bytes().to_vec()),
+            ("negative length", f64_at(0, 12), (-1.0f64).to_le_bytes().to_vec()),
             ("sheared axes", f64_at(0, 0), 2.0f64.to_le_bytes().to_vec()),
-            ("tiny root box", f64_at(0, 12), 1e-9f64.to_le_bytes().to_vec()),
+            ("tiny root rectangle", f64_at(0, 12), 1e-9f64.to_le_bytes().to_vec()),
+            ("moved leaf corner", f64_at(2, 10), 0.5f64.to_le_bytes().to_vec()),
             ("NaN vertex", HEADER_BYTES, f64::NAN.to_le_bytes().to_vec()),
             ("far vertex", HEADER_BYTES, 1e6f64.to_le_bytes().to_vec()),
             ("reserved field", 12, 1u32.to_le_bytes().to_vec()),
@@ -415,7 +411,7 @@ mod tests {
             assert!(model_from_bytes(&bad).is_err(), "{what}");
         }
         // Two leaves swapping triangles is harmless (the tree still covers every triangle)
-        // only if the boxes still hold them; swapping with a distant leaf is refused.
+        // only if the swept spheres still hold them; swapping with a distant leaf is refused.
         let leaves: Vec<usize> = (0..model.nodes().len()).filter(|&i| model.nodes()[i].is_leaf()).collect();
         let (first, last) = (leaves[0], leaves[leaves.len() - 1]);
         let mut bad = bytes.clone();

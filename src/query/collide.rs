@@ -109,16 +109,6 @@ pub fn collide(
     }
 }
 
-/// The relative transform as the inner loop applies it.
-fn placement(rel: &Relative) -> Placement3 {
-    let r = &rel.rotation;
-    Placement3::new(
-        &[[r[(0, 0)], r[(0, 1)], r[(0, 2)]], [r[(1, 0)], r[(1, 1)], r[(1, 2)]], [r[(2, 0)], r[(2, 1)], r[(2, 2)]]],
-        &[rel.translation.x, rel.translation.y, rel.translation.z],
-        rel.scale,
-    )
-}
-
 /// Depth-first traversal of the pair of trees; `b` is placed in `a`'s frame by `rel`.
 /// `swapped` says that `a` is the caller's model 2 (ids are reported in the caller's order).
 ///
@@ -134,13 +124,17 @@ fn traverse<const TEST: u8>(
     result: &mut CollideResult,
     swapped: bool,
 ) {
-    // Bound on the rounding of a transformed box centre: every box test is widened by it,
-    // so no pair of boxes that truly touch is ever pruned.
-    let slack = 32.0
+    // The nodes are in their models' packed frames; `xf` places b's in a's.
+    let (fa, fb) = (a.packed_frame(), b.packed_frame());
+    let xf = Placement3::between(fa, fb, &rel.rotation, &rel.translation, rel.scale);
+    let scale = xf.scale();
+    // Bound on the rounding of a transformed box centre and of its difference with another
+    // (packed coordinates, a few ε times the magnitudes, which packing at most doubles):
+    // every box test is widened by it, so no pair of boxes that truly touch is ever pruned.
+    let slack = 64.0
         * f64::EPSILON
-        * (a.magnitude() + rel.scale * b.magnitude() + rel.translation.amax());
-    let scale = rel.scale;
-    let xf = placement(rel);
+        * (a.magnitude() + rel.scale * b.magnitude() + rel.translation.amax())
+        / fa.unit;
     let (sa, sb) = (a.collide_slots(), b.collide_slots());
     let Stacks { mut pending, mut placed } = std::mem::take(&mut result.stacks);
     pending.clear();
