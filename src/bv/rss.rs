@@ -375,7 +375,7 @@ fn edge_pair<const K: usize>(
 /// Order of the candidates: the gap along a's normal (with b's lowest corner over a's face),
 /// the gap along b's normal (with a's lowest corner over b's face), then the edge pairs, those
 /// facing each other first.
-#[inline]
+#[inline(always)]
 fn rect_lower_bound(
     la: [f64; 2],
     bj: &[[f64; 3]; 3],

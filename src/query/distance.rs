@@ -16,6 +16,11 @@
 //!   best so far only needs to be shown to be farther ([`triangle_distance_within`]). Both
 //!   return exactly what the full computation would whenever the value matters, so the search
 //!   visits the same pairs and returns the same answer.
+//! * Tolerance queries test lazily ([`Search::expand_lazy`]): only whether a pair is within
+//!   the tolerance matters, so the child pair whose centres are closer is visited without a
+//!   volume test when the distance from its centre to the kept rectangle already shows it within
+//!   the tolerance, and its sibling is tested only if the search comes back to it. A dive to a
+//!   leaf pair within the tolerance then costs no volume test at all.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -113,6 +118,48 @@ impl Kept {
         rss_distance_placed(la, self.lengths, rsum, &bj, &t, self.coords, cut)
     }
 
+    /// An upper bound of the distance between the kept rectangle and `a`'s rectangle minus
+    /// the radii (kept b, node `a` of model a): the distance from `a`'s centre to the kept
+    /// rectangle. Used to order and to skip tests, never to prune.
+    #[inline(always)]
+    fn upper_a(&self, a: &Rss) -> f64 {
+        let (h0, h1) = (0.5 * a.lengths[0], 0.5 * a.lengths[1]);
+        let (x0, x1) = (axis(&a.axes, 0), axis(&a.axes, 1));
+        let p = [
+            a.corner.x + h0 * x0[0] + h1 * x1[0] - self.o[0],
+            a.corner.y + h0 * x0[1] + h1 * x1[1] - self.o[1],
+            a.corner.z + h0 * x0[2] + h1 * x1[2] - self.o[2],
+        ];
+        let q = &self.f;
+        let (x, y, z) = (dot3(&q[0], &p), dot3(&q[1], &p), dot3(&q[2], &p));
+        self.rect_point(x, y, z) - a.radius - self.radius
+    }
+
+    /// [`Kept::upper_a`] for kept a and a node `b` of model b (scale `s`).
+    #[inline(always)]
+    fn upper_b(&self, b: &Rss, s: f64) -> f64 {
+        let (h0, h1) = (0.5 * b.lengths[0], 0.5 * b.lengths[1]);
+        let (x0, x1) = (axis(&b.axes, 0), axis(&b.axes, 1));
+        let c = [
+            (b.corner.x + h0 * x0[0] + h1 * x1[0]) * s,
+            (b.corner.y + h0 * x0[1] + h1 * x1[1]) * s,
+            (b.corner.z + h0 * x0[2] + h1 * x1[2]) * s,
+        ];
+        let p = &self.f;
+        let x = dot3(&p[0], &c) + self.o[0];
+        let y = dot3(&p[1], &c) + self.o[1];
+        let z = dot3(&p[2], &c) + self.o[2];
+        self.rect_point(x, y, z) - b.radius * s - self.radius
+    }
+
+    /// Distance from a point in the kept rectangle's frame to the kept rectangle.
+    #[inline(always)]
+    fn rect_point(&self, x: f64, y: f64, z: f64) -> f64 {
+        let dx = (-x).max(x - self.lengths[0]).max(0.0);
+        let dy = (-y).max(y - self.lengths[1]).max(0.0);
+        (dx * dx + dy * dy + z * z).sqrt()
+    }
+
     /// Kept a against a node `b` of model b (scale `s`).
     #[inline(always)]
     fn test_b(&self, b: &Rss, s: f64, cut: f64) -> f64 {
@@ -194,6 +241,97 @@ impl Search<'_> {
             let d0 = kept.test_b(&nodes[0].rss, s, cut);
             let d1 = kept.test_b(&nodes[1].rss, s, cut);
             [(d0, ia, c as u32), (d1, ia, c as u32 + 1)]
+        }
+    }
+
+    /// Depth-first expansion: the child pair whose centre bound ([`Kept::upper_a`]) is smaller
+    /// first. That pair is tested only when its upper bound does not already show it must be
+    /// visited (then its value is the parent's, a lower bound of it too); the other one is
+    /// returned untested ([`Lazy`]) and tested when popped, against the bound of that time.
+    #[inline(always)]
+    fn expand_lazy(&mut self, d: f64, ia: u32, ib: u32) -> [Entry; 2] {
+        let na = &self.a.nodes()[ia as usize];
+        let nb = &self.b.nodes()[ib as usize];
+        let s = self.rel.scale;
+        let split_a = !na.is_leaf() && (nb.is_leaf() || size(na) > size(nb) * s);
+        let cut = self.cut;
+        if split_a {
+            let kept = self.kept_b(ib);
+            let c = na.first_child();
+            let nodes = &self.a.nodes()[c..c + 2];
+            let (u0, u1) = (kept.upper_a(&nodes[0].rss), kept.upper_a(&nodes[1].rss));
+            let (near, far) = if u1 < u0 { (1, 0) } else { (0, 1) };
+            let un = if u1 < u0 { u1 } else { u0 };
+            let dn = if self.worth_visiting(un) {
+                d
+            } else {
+                self.bv_tests += 1;
+                kept.test_a(&nodes[near].rss, cut)
+            };
+            [
+                Entry { d, a: (c + far) as u32, b: ib, lazy: Lazy::KeptB },
+                Entry { d: dn, a: (c + near) as u32, b: ib, lazy: Lazy::Tested },
+            ]
+        } else {
+            let kept = self.kept_a(ia);
+            let c = nb.first_child();
+            let nodes = &self.b.nodes()[c..c + 2];
+            let (u0, u1) = (kept.upper_b(&nodes[0].rss, s), kept.upper_b(&nodes[1].rss, s));
+            let (near, far) = if u1 < u0 { (1, 0) } else { (0, 1) };
+            let un = if u1 < u0 { u1 } else { u0 };
+            let dn = if self.worth_visiting(un) {
+                d
+            } else {
+                self.bv_tests += 1;
+                kept.test_b(&nodes[near].rss, s, cut)
+            };
+            [
+                Entry { d, a: ia, b: (c + far) as u32, lazy: Lazy::KeptA },
+                Entry { d: dn, a: ia, b: (c + near) as u32, lazy: Lazy::Tested },
+            ]
+        }
+    }
+
+    /// The volume test of an untested pair.
+    #[inline(always)]
+    fn test_lazy(&mut self, e: &Entry) -> f64 {
+        self.bv_tests += 1;
+        let cut = self.cut;
+        match e.lazy {
+            Lazy::KeptB => {
+                let kept = self.kept_b(e.b);
+                kept.test_a(&self.a.nodes()[e.a as usize].rss, cut)
+            }
+            _ => {
+                let kept = self.kept_a(e.a);
+                kept.test_b(&self.b.nodes()[e.b as usize].rss, self.rel.scale, cut)
+            }
+        }
+    }
+
+    /// The placement of node `ib` of model b as kept node (cached).
+    #[inline(always)]
+    fn kept_b(&mut self, ib: u32) -> Kept {
+        match self.kept_b {
+            Some((n, k)) if n == ib => k,
+            _ => {
+                let k = self.b_in_a(&self.b.nodes()[ib as usize].rss);
+                self.kept_b = Some((ib, k));
+                k
+            }
+        }
+    }
+
+    /// The placement of node `ia` of model a as kept node (cached).
+    #[inline(always)]
+    fn kept_a(&mut self, ia: u32) -> Kept {
+        match self.kept_a {
+            Some((n, k)) if n == ia => k,
+            _ => {
+                let k = self.a_in_b(&self.a.nodes()[ia as usize].rss);
+                self.kept_a = Some((ia, k));
+                k
+            }
         }
     }
 
@@ -295,29 +433,46 @@ impl Search<'_> {
         }
     }
 
-    /// Depth first from a pair, closer child pair first.
-    fn depth_first(&mut self, start: (u32, u32), stack: &mut Vec<(f64, u32, u32)>) {
+    /// Depth first from a pair, closer child pair first (tolerance queries: see
+    /// [`Search::expand_lazy`]).
+    fn depth_first(&mut self, start: (u32, u32), stack: &mut Vec<Entry>) {
         let base = stack.len();
-        stack.push((f64::NEG_INFINITY, start.0, start.1));
+        stack.push(Entry { d: f64::NEG_INFINITY, a: start.0, b: start.1, lazy: Lazy::Tested });
         while stack.len() > base {
-            let (d, ia, ib) = stack.pop().expect("non-empty");
+            let e = stack.pop().expect("non-empty");
             if self.done() {
                 stack.truncate(base);
                 return;
             }
+            let mut d = e.d;
             if !self.worth_visiting(d) {
                 self.prune(d);
                 continue;
             }
+            if e.lazy != Lazy::Tested {
+                d = self.test_lazy(&e);
+                if !self.worth_visiting(d) {
+                    self.prune(d);
+                    continue;
+                }
+            }
+            let (ia, ib) = (e.a, e.b);
             let na = &self.a.nodes()[ia as usize];
             let nb = &self.b.nodes()[ib as usize];
             if na.is_leaf() && nb.is_leaf() {
                 self.leaf_pair(na.triangle(), nb.triangle(), true);
                 continue;
             }
-            let [c1, c2] = self.expand(ia, ib);
+            if self.stop_at.is_some() {
+                let [far, near] = self.expand_lazy(d, ia, ib);
+                stack.push(far);
+                stack.push(near);
+                continue;
+            }
+            let [c1, c2] =
+                self.expand(ia, ib).map(|(d, a, b)| Entry { d, a, b, lazy: Lazy::Tested });
             // Push the farther pair first so the closer one is visited first.
-            if c2.0 < c1.0 {
+            if c2.d < c1.d {
                 stack.push(c1);
                 stack.push(c2);
             } else {
@@ -330,7 +485,7 @@ impl Search<'_> {
     /// Best first with a queue of at most `qsize` pairs; a pair that finds the queue full is
     /// searched depth first. With `dive`, every pair popped after the first leaf pair is also
     /// searched depth first (the queue then only orders the pending subtrees).
-    fn best_first(&mut self, qsize: usize, dive: bool, stack: &mut Vec<(f64, u32, u32)>) {
+    fn best_first(&mut self, qsize: usize, dive: bool, stack: &mut Vec<Entry>) {
         let mut queue = BinaryHeap::with_capacity(qsize);
         let mut diving = false;
         queue.push(Pending::new(f64::NEG_INFINITY, 0, 0));
@@ -364,6 +519,27 @@ impl Search<'_> {
             }
         }
     }
+}
+
+/// Whether a depth-first entry's volume test is still to do, and which node keeps its place.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lazy {
+    /// `d` is the pair's volume distance.
+    Tested,
+    /// Untested (`d` is its parent pair's distance); model b's node is the kept one.
+    KeptB,
+    /// Untested; model a's node is the kept one.
+    KeptA,
+}
+
+/// A node pair on the depth-first stack.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// A lower bound of the pair's distance (see `lazy`).
+    d: f64,
+    a: u32,
+    b: u32,
+    lazy: Lazy,
 }
 
 /// A node pair waiting in the best-first queue (a min-heap on its volume distance).

@@ -1,0 +1,144 @@
+//! Profiling driver for the distance and tolerance queries (callgrind-friendly: fixed work).
+//!
+//! `cargo run --release --example distance_profile -- [gap|tol|linked|bunny|all] [repeats]`
+//! prints per scene the answer (full precision), BV/triangle test counts and the time per query.
+
+use std::f64::consts::PI;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rapidpqp::io::load_obj;
+use rapidpqp::query::distance::{DistanceCache, DistanceRequest, distance, tolerance};
+use rapidpqp::{Mat3, Model, Placement, Triangle, Vec3};
+
+fn torus(big: f64, small: f64, n: usize, m: usize) -> Vec<Triangle> {
+    let v = |i: usize, j: usize| {
+        let (u, w) = (2.0 * PI * (i % n) as f64 / n as f64, 2.0 * PI * (j % m) as f64 / m as f64);
+        Vec3::new(
+            (big + small * w.cos()) * u.cos(),
+            (big + small * w.cos()) * u.sin(),
+            small * w.sin(),
+        )
+    };
+    let mut tris = Vec::with_capacity(2 * n * m);
+    for i in 0..n {
+        for j in 0..m {
+            tris.push([v(i, j), v(i + 1, j), v(i + 1, j + 1)]);
+            tris.push([v(i, j), v(i + 1, j + 1), v(i, j + 1)]);
+        }
+    }
+    tris
+}
+
+fn model_from(tris: Vec<Triangle>) -> Model {
+    let ids = (0..tris.len() as i32).collect();
+    Model::new(tris, ids).expect("model builds")
+}
+
+fn placement(rotation: Mat3, translation: Vec3) -> Placement {
+    Placement { rotation, translation, scale: 1.0 }
+}
+
+fn rot_x(a: f64) -> Mat3 {
+    *nalgebra::Rotation3::from_axis_angle(&Vec3::x_axis(), a).matrix()
+}
+
+fn fixture(case: &str) -> (Model, Model, Vec<(Placement, Placement)>) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance").join(case);
+    let a = model_from(load_obj(dir.join("a.obj")).unwrap().triangles());
+    let b = model_from(load_obj(dir.join("b.obj")).unwrap().triangles());
+    let text = std::fs::read_to_string(dir.join("poses.txt")).unwrap();
+    let poses = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Vec<f64> = l.split_whitespace().map(|w| w.parse().unwrap()).collect();
+            let p = |o: usize| {
+                Placement::from_rows(
+                    &[
+                        [v[o], v[o + 1], v[o + 2]],
+                        [v[o + 3], v[o + 4], v[o + 5]],
+                        [v[o + 6], v[o + 7], v[o + 8]],
+                    ],
+                    &[v[o + 9], v[o + 10], v[o + 11]],
+                    v[o + 12],
+                )
+            };
+            (p(0), p(13))
+        })
+        .collect();
+    (a, b, poses)
+}
+
+/// Runs `query` over the poses `repeats` times (cache per sweep, as the benchmark).
+fn scene(
+    name: &str,
+    a: &Model,
+    b: &Model,
+    poses: &[(Placement, Placement)],
+    tol: Option<f64>,
+    repeats: usize,
+) {
+    let (mut bv, mut tri, mut sum) = (0u64, 0u64, 0.0f64);
+    let mut hash = 0u64;
+    let abs_err: f64 = std::env::var("ABS_ERR").map_or(0.0, |s| s.parse().unwrap());
+    let request = DistanceRequest { abs_err, ..Default::default() };
+    let start = Instant::now();
+    for rep in 0..repeats {
+        let mut cache = DistanceCache::default();
+        if std::env::var("WARM").is_ok() {
+            let (p1, p2) = &poses[0];
+            distance(a, p1, b, p2, &request, Some(&mut cache));
+        }
+        for (p1, p2) in poses {
+            let r = match tol {
+                None => distance(a, p1, b, p2, &request, Some(&mut cache)),
+                Some(t) => tolerance(a, p1, b, p2, t, 2),
+            };
+            if rep == 0 {
+                bv += r.bv_tests;
+                tri += r.tri_tests;
+                sum += r.distance;
+                for x in [r.distance, r.p1.x, r.p1.y, r.p1.z, r.p2.x, r.p2.y, r.p2.z] {
+                    hash = hash.rotate_left(7) ^ x.to_bits();
+                }
+                hash ^= u64::from(r.closer);
+            }
+        }
+    }
+    let us = start.elapsed().as_secs_f64() * 1e6 / (repeats * poses.len()) as f64;
+    let n = poses.len() as f64;
+    println!(
+        "{name:<8} {us:>10.2} µs  bv {:>10.1}  tri {:>8.1}  sum {sum:.17e}  hash {hash:016x}",
+        bv as f64 / n,
+        tri as f64 / n
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let which = args.get(1).map_or("all", |s| s.as_str());
+    let repeats: usize = args.get(2).map_or(1, |s| s.parse().unwrap());
+    let want = |s: &str| which == "all" || which.split(',').any(|w| w == s);
+    let t = model_from(torus(1.0, 0.25, 64, 32));
+    let id = Placement::IDENTITY;
+    let gap = [(id, placement(Mat3::identity(), Vec3::new(2.6, 0.0, 0.0)))];
+    let linked = [(id, placement(rot_x(PI / 2.0), Vec3::new(1.0, 0.0, 0.0)))];
+    if want("gap") {
+        scene("gap", &t, &t, &gap, None, repeats);
+    }
+    if want("tol") {
+        scene("tol", &t, &t, &gap, Some(0.2), repeats);
+    }
+    if want("linked") {
+        scene("linked", &t, &t, &linked, None, repeats);
+    }
+    if want("bunny") {
+        let (a, b, poses) = fixture("bunny_sphere");
+        scene("bunny", &a, &b, &poses, None, repeats);
+    }
+    if want("sep") {
+        let (a, b, poses) = fixture("separated");
+        scene("sep", &a, &b, &poses, None, repeats);
+    }
+}
