@@ -2,6 +2,15 @@
 //! contacts, ratios to the reference figures of RAPID 2.01 and PQP 1.3 measured on this
 //! machine kind) and writes the rows as CSV under `benches/results/<machine>/`.
 //!
+//! Every collide-all scenario is timed with each box test of [`BoxTest::ALL`] (and the
+//! contacts of all of them are checked to be identical); first-contact queries and the peer
+//! comparisons use `BoxTest::default()`.
+//!
+//! Peers measured in the same run on the same meshes and poses, printed as ratios:
+//! parry3d-f64 always; FCL (BVHModel<OBBRSS>, through the C++ shim of `fcl_shim/`) when
+//! `scripts/install_fcl.sh` has installed it (`build.rs` then sets `cfg(has_fcl)`). FCL's
+//! answers are checked against ours.
+//!
 //! Run: `cargo run --release --manifest-path benches/Cargo.toml -- [--full] [--quick]`
 //! (`--full`: Scenario I with the paper's 15°/60° sampling instead of 45°/120°;
 //! `--quick`: fewer repeats).
@@ -11,14 +20,26 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+mod batch;
+
 use rapidpqp::bv::obb::BoxTest;
 use rapidpqp::io::load_obj;
 use rapidpqp::query::distance::{DistanceCache, DistanceRequest, distance, tolerance};
-use rapidpqp::query::{CollideRequest, CollideResult, collide};
+use rapidpqp::query::{CollideRequest, CollideResult, ContactPair, collide};
 use rapidpqp::{Mat3, Model, Placement, Triangle, Vec3};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The name a table gives a box test.
+fn box_test_label(test: BoxTest) -> &'static str {
+    match test {
+        BoxTest::Sat15 => "SAT-15",
+        BoxTest::SatLite => "SAT-lite",
+        BoxTest::Dual => "Dual",
+        BoxTest::SphereSat15 => "Sphere+SAT-15",
+    }
 }
 
 /// One measured line of a table.
@@ -38,11 +59,40 @@ struct Row {
     reference: Option<(f64, &'static str)>,
 }
 
+/// One line of the peers table: our row and the peers' times on the same query and poses.
+struct PeerRow {
+    scenario: String,
+    query: String,
+    variant: String,
+    ours_us: f64,
+    reference: Option<(f64, &'static str)>,
+    /// parry3d-f64, µs per query (it has no all-contacts query).
+    parry_us: Option<f64>,
+    /// FCL, µs per query, and the check of its answers against ours ("ok" or what differs).
+    fcl: Option<(f64, String)>,
+}
+
+/// What our query answered at each pose (from the first repeat).
+#[derive(Default)]
+struct Answers {
+    /// Collide: the intersecting triangle pairs, sorted.
+    pairs: Vec<Vec<ContactPair>>,
+    /// Distance: the distance.
+    distances: Vec<f64>,
+}
+
+/// The query a peer is timed on.
+#[derive(Clone, Copy, PartialEq)]
+enum PeerQuery {
+    CollideFirst,
+    CollideAll,
+    Distance,
+}
+
 struct Bench {
     repeats: usize,
     rows: Vec<Row>,
-    /// (scenario, query, ours µs, parry3d-f64 µs)
-    peers: Vec<(String, String, f64, f64)>,
+    peers: Vec<PeerRow>,
 }
 
 type Pose = (Placement, Placement);
@@ -65,48 +115,71 @@ impl Query {
     }
     fn variant(&self) -> String {
         match self {
-            Query::Collide { box_test: BoxTest::Sat15, .. } => "SAT-15".into(),
-            Query::Collide { box_test: BoxTest::SatLite, .. } => "SAT-lite".into(),
+            Query::Collide { box_test, .. } => box_test_label(*box_test).into(),
             _ => "RSS".into(),
         }
+    }
+    /// First contact with the library's default box test.
+    fn first() -> Query {
+        Query::Collide { first: true, box_test: BoxTest::default() }
     }
 }
 
 impl Bench {
-    /// Times `query` over all poses, `repeats` times.
-    fn run(&mut self, scenario: &str, a: &Model, b: &Model, poses: &[Pose], query: Query, reference: Option<(f64, &'static str)>) {
+    /// Times `query` over all poses, `repeats` times; returns what it answered at each pose.
+    fn run(
+        &mut self,
+        scenario: &str,
+        a: &Model,
+        b: &Model,
+        poses: &[Pose],
+        query: Query,
+        reference: Option<(f64, &'static str)>,
+    ) -> Answers {
         let mut out = CollideResult::new();
         let mut per_query = vec![f64::INFINITY; poses.len()];
         let mut sweeps = Vec::new();
         let (mut bv, mut tri, mut contacts) = (0u64, 0u64, 0u64);
+        let mut answers = Answers::default();
         for rep in 0..self.repeats {
             let mut cache = DistanceCache::default();
             let sweep = Instant::now();
+            // Time spent recording the answers (first repeat), left out of the sweep.
+            let mut recording = 0.0;
             for (k, (p1, p2)) in poses.iter().enumerate() {
                 let start = Instant::now();
-                let (b_tests, t_tests, c) = match query {
+                let (b_tests, t_tests, c, d) = match query {
                     Query::Collide { first, box_test } => {
                         let request = CollideRequest { first_contact: first, box_test, ..Default::default() };
                         collide(a, p1, b, p2, &request, &mut out);
-                        (out.bv_tests, out.tri_tests, out.pairs.len() as u64)
+                        (out.bv_tests, out.tri_tests, out.pairs.len() as u64, f64::NAN)
                     }
                     Query::Distance => {
                         let r = distance(a, p1, b, p2, &DistanceRequest::default(), Some(&mut cache));
-                        (r.bv_tests, r.tri_tests, 0)
+                        (r.bv_tests, r.tri_tests, 0, r.distance)
                     }
                     Query::Tolerance(t) => {
                         let r = tolerance(a, p1, b, p2, t, 2);
-                        (r.bv_tests, r.tri_tests, u64::from(r.closer))
+                        (r.bv_tests, r.tri_tests, u64::from(r.closer), r.distance)
                     }
                 };
                 per_query[k] = per_query[k].min(start.elapsed().as_secs_f64() * 1e6);
                 if rep == 0 {
+                    let record = Instant::now();
                     bv += b_tests;
                     tri += t_tests;
                     contacts += c;
+                    if let Query::Collide { .. } = query {
+                        let mut pairs = out.pairs.clone();
+                        pairs.sort_unstable();
+                        answers.pairs.push(pairs);
+                    } else {
+                        answers.distances.push(d);
+                    }
+                    recording += record.elapsed().as_secs_f64();
                 }
             }
-            sweeps.push(sweep.elapsed().as_secs_f64() * 1e6 / poses.len() as f64);
+            sweeps.push((sweep.elapsed().as_secs_f64() - recording) * 1e6 / poses.len() as f64);
         }
         let n = poses.len() as f64;
         self.rows.push(Row {
@@ -121,22 +194,108 @@ impl Bench {
             contacts: contacts as f64 / n,
             reference,
         });
+        answers
     }
 
-    /// Times parry3d-f64 on the same query and poses; compares with our last row.
-    fn peer(&mut self, a: &parry3d_f64::shape::TriMesh, b: &parry3d_f64::shape::TriMesh, poses: &[Pose], distance: bool) {
-        let last = self.rows.last().expect("our row first");
-        let (us, _) = parry::time(a, b, poses, distance, self.repeats);
-        let query = if distance { "distance".to_string() } else { format!("{} (parry: intersection_test)", last.query) };
-        self.peers.push((last.scenario.clone(), query, last.mean_us, us));
+    /// Collide all contacts with every box test of `BoxTest::ALL`; aborts unless all find the
+    /// same contacts at every pose. Returns the index of the default box test's row and its
+    /// answers.
+    fn run_all_variants(
+        &mut self,
+        scenario: &str,
+        a: &Model,
+        b: &Model,
+        poses: &[Pose],
+        reference: Option<(f64, &'static str)>,
+    ) -> (usize, Answers) {
+        let mut default = None;
+        let mut first: Option<(BoxTest, Answers)> = None;
+        for box_test in BoxTest::ALL {
+            let answers = self.run(scenario, a, b, poses, Query::Collide { first: false, box_test }, reference);
+            if let Some((test0, answers0)) = &first {
+                if let Some(k) = (0..poses.len()).find(|&k| answers.pairs[k] != answers0.pairs[k]) {
+                    eprintln!(
+                        "FATAL: {scenario}: box tests {} and {} give different contacts at pose {k} ({} and {} pairs)",
+                        box_test_label(*test0),
+                        box_test_label(box_test),
+                        answers0.pairs[k].len(),
+                        answers.pairs[k].len()
+                    );
+                    std::process::exit(1);
+                }
+            }
+            if box_test == BoxTest::default() {
+                default = Some(self.rows.len() - 1);
+            }
+            if first.is_none() {
+                first = Some((box_test, answers));
+            }
+        }
+        let answers = first.map(|(_, a)| a).unwrap_or_default();
+        (default.expect("BoxTest::default() is in BoxTest::ALL"), answers)
+    }
+
+    /// Times the peers on the query of our row `row` (same meshes and poses) and checks
+    /// FCL's answers against `ours`. parry3d-f64 has no all-contacts query.
+    #[allow(clippy::too_many_arguments)]
+    fn peer(
+        &mut self,
+        row: usize,
+        ours: &Answers,
+        meshes: (&parry3d_f64::shape::TriMesh, &parry3d_f64::shape::TriMesh),
+        fcl_meshes: Option<(&fcl::Mesh, &fcl::Mesh)>,
+        poses: &[Pose],
+        query: PeerQuery,
+    ) {
+        let parry_us = match query {
+            PeerQuery::CollideAll => None,
+            // parry's distance takes up to 0.3 s per pose: one sweep is plenty of samples.
+            PeerQuery::Distance => Some(parry::time(meshes.0, meshes.1, poses, true, 1).0),
+            _ => Some(parry::time(meshes.0, meshes.1, poses, false, self.repeats).0),
+        };
+        let fcl = fcl_meshes.map(|(fa, fb)| fcl::time_and_check(fa, fb, poses, query, ours, self.repeats));
+        let r = &self.rows[row];
+        let name = match query {
+            PeerQuery::CollideFirst => format!("{} (parry: intersection_test)", r.query),
+            _ => r.query.clone(),
+        };
+        self.peers.push(PeerRow {
+            scenario: r.scenario.clone(),
+            query: name,
+            variant: r.variant.clone(),
+            ours_us: r.mean_us,
+            reference: r.reference,
+            parry_us,
+            fcl,
+        });
     }
 
     fn print_peers(&self) {
         println!("\n## Peers measured in the same run\n");
-        println!("| scenario | query | rapidpqp µs | parry3d-f64 µs | parry / rapidpqp |");
-        println!("|---|---|---|---|---|");
-        for (scenario, query, ours, theirs) in &self.peers {
-            println!("| {scenario} | {query} | {ours:.2} | {theirs:.2} | {:.2}× |", theirs / ours);
+        println!("Time per query: median over repeats of the mean over the poses. Ratios: peer / rapidpqp (above 1: rapidpqp is faster).");
+        if !fcl::AVAILABLE {
+            println!(
+                "\nFCL was not measured: it is not installed. Install it with `scripts/install_fcl.sh` \
+                 (Debian's libfcl-dev), then rebuild the benchmark."
+            );
+        }
+        println!();
+        println!(
+            "| scenario | query | box test | rapidpqp µs | reference µs | parry3d-f64 µs | parry / rapidpqp | FCL µs | FCL / rapidpqp | FCL check |"
+        );
+        println!("|---|---|---|---|---|---|---|---|---|---|");
+        for p in &self.peers {
+            let reference = p.reference.map_or(String::new(), |(us, what)| format!("{us} ({what})"));
+            let (parry, parry_ratio) =
+                p.parry_us.map_or(("—".into(), "—".into()), |us| (format!("{us:.2}"), format!("{:.2}×", us / p.ours_us)));
+            let (fcl, fcl_ratio, check) = match &p.fcl {
+                Some((us, check)) => (format!("{us:.2}"), format!("{:.2}×", us / p.ours_us), check.clone()),
+                None => ("not measured".into(), "—".into(), "—".into()),
+            };
+            println!(
+                "| {} | {} | {} | {:.2} | {reference} | {parry} | {parry_ratio} | {fcl} | {fcl_ratio} | {check} |",
+                p.scenario, p.query, p.variant, p.ours_us
+            );
         }
     }
 
@@ -174,9 +333,27 @@ impl Bench {
             );
         }
         std::fs::write(dir.join("queries.csv"), text).expect("write csv");
-        let mut peers = String::from("scenario,query,rapidpqp_us,parry3d_f64_us\n");
-        for (scenario, query, ours, theirs) in &self.peers {
-            let _ = writeln!(peers, "{scenario},{query},{ours:.3},{theirs:.3}");
+        // One line per peer measurement: peer is parry3d-f64 or FCL.
+        let mut peers = String::from("scenario,query,box_test,rapidpqp_us,peer,peer_us,peer_over_rapidpqp,check\n");
+        for p in &self.peers {
+            let mut line = |peer: &str, us: f64, check: &str| {
+                let _ = writeln!(
+                    peers,
+                    "{},{},{},{:.3},{peer},{us:.3},{:.3},{}",
+                    p.scenario,
+                    p.query,
+                    p.variant,
+                    p.ours_us,
+                    us / p.ours_us,
+                    check.replace(',', ";")
+                );
+            };
+            if let Some(us) = p.parry_us {
+                line("parry3d-f64", us, "");
+            }
+            if let Some((us, check)) = &p.fcl {
+                line("FCL", *us, check);
+            }
         }
         std::fs::write(dir.join("peers.csv"), peers).expect("write csv");
     }
@@ -389,7 +566,16 @@ fn main() {
     let quick = args.iter().any(|a| a == "--quick");
     let mut bench = Bench { repeats: if quick { 3 } else { 7 }, rows: Vec::new(), peers: Vec::new() };
     let results = root().join("benches/results").join(machine_name());
-    let variants = [BoxTest::Sat15, BoxTest::SatLite];
+    let batch_scaling = || {
+        let dir = root().join("tests/data/conformance/bunny_sphere");
+        let (a, b) = (load_obj(&dir.join("a.obj")).unwrap().triangles(), load_obj(&dir.join("b.obj")).unwrap().triangles());
+        std::fs::create_dir_all(&results).unwrap();
+        batch::scaling(&a, &b, &fixture_poses("bunny_sphere"), &results, if quick { 3 } else { 7 });
+    };
+    if args.iter().any(|a| a == "--batch-only") {
+        batch_scaling();
+        return;
+    }
 
     // Build time and memory for every bundled mesh.
     println!("# rapidpqp benchmark ({}, {} repeats)\n\n## Build\n", machine_name(), bench.repeats);
@@ -429,14 +615,15 @@ fn main() {
         let (a, a_tris) = load_model(&dir.join("a.obj"));
         let (b, b_tris) = load_model(&dir.join("b.obj"));
         let (pa, pb) = (parry::mesh(&a_tris), parry::mesh(&b_tris));
+        let (fa, fb) = (fcl::Mesh::new(&a_tris), fcl::Mesh::new(&b_tris));
+        let f = fa.as_ref().zip(fb.as_ref());
         let poses = fixture_poses(case);
-        for &box_test in &variants {
-            bench.run(case, &a, &b, &poses, Query::Collide { first: false, box_test }, reference);
-        }
-        bench.run(case, &a, &b, &poses, Query::Collide { first: true, box_test: BoxTest::Sat15 }, None);
-        bench.peer(&pa, &pb, &poses, false);
-        bench.run(case, &a, &b, &poses, Query::Distance, None);
-        bench.peer(&pa, &pb, &poses, true);
+        let (row, ours) = bench.run_all_variants(case, &a, &b, &poses, reference);
+        bench.peer(row, &ours, (&pa, &pb), f, &poses, PeerQuery::CollideAll);
+        let ours = bench.run(case, &a, &b, &poses, Query::first(), None);
+        bench.peer(bench.rows.len() - 1, &ours, (&pa, &pb), f, &poses, PeerQuery::CollideFirst);
+        let ours = bench.run(case, &a, &b, &poses, Query::Distance, None);
+        bench.peer(bench.rows.len() - 1, &ours, (&pa, &pb), f, &poses, PeerQuery::Distance);
         bench.print_scenario(case);
     }
     {
@@ -444,14 +631,16 @@ fn main() {
         let (a, a_tris) = load_model(&dir.join("a.obj"));
         let (b, b_tris) = load_model(&dir.join("b.obj"));
         let (pa, pb) = (parry::mesh(&a_tris), parry::mesh(&b_tris));
+        let (fa, fb) = (fcl::Mesh::new(&a_tris), fcl::Mesh::new(&b_tris));
+        let f = fa.as_ref().zip(fb.as_ref());
         let poses = fixture_poses("bunny_sphere");
-        for &box_test in &variants {
-            bench.run("bunny_sphere", &a, &b, &poses, Query::Collide { first: false, box_test }, Some((31.0, "PQP median 31 µs")));
-        }
-        bench.run("bunny_sphere", &a, &b, &poses, Query::Collide { first: true, box_test: BoxTest::Sat15 }, None);
-        bench.peer(&pa, &pb, &poses, false);
-        bench.run("bunny_sphere", &a, &b, &poses, Query::Distance, Some((443.0, "PQP 435–451 µs")));
-        bench.peer(&pa, &pb, &poses, true);
+        let s = "bunny_sphere";
+        let (row, ours) = bench.run_all_variants(s, &a, &b, &poses, Some((31.0, "PQP median 31 µs")));
+        bench.peer(row, &ours, (&pa, &pb), f, &poses, PeerQuery::CollideAll);
+        let ours = bench.run(s, &a, &b, &poses, Query::first(), None);
+        bench.peer(bench.rows.len() - 1, &ours, (&pa, &pb), f, &poses, PeerQuery::CollideFirst);
+        let ours = bench.run(s, &a, &b, &poses, Query::Distance, Some((443.0, "PQP 435–451 µs")));
+        bench.peer(bench.rows.len() - 1, &ours, (&pa, &pb), f, &poses, PeerQuery::Distance);
         bench.print_scenario("bunny_sphere");
     }
 
@@ -460,24 +649,26 @@ fn main() {
         let torus_tris = torus(1.0, 0.25, 64, 32);
         let t = model_from(torus_tris.clone());
         let pt = parry::mesh(&torus_tris);
+        let ft = fcl::Mesh::new(&torus_tris);
+        let f = ft.as_ref().map(|m| (m, m));
         let id = Placement::IDENTITY;
         let linked = vec![(id, placement(rot_x(PI / 2.0), Vec3::new(1.0, 0.0, 0.0)))];
         let coplanar = vec![(id, placement(Mat3::identity(), Vec3::new(1.0, 0.0, 0.0)))];
         let overlapping = vec![(id, placement(rot_x(0.3), Vec3::new(0.6, 0.35, 0.05)))];
         let gap = vec![(id, placement(Mat3::identity(), Vec3::new(2.6, 0.0, 0.0)))];
         let s = "tori 4096";
-        let first = Query::Collide { first: true, box_test: BoxTest::Sat15 };
-        let all = Query::Collide { first: false, box_test: BoxTest::Sat15 };
+        let p = (&pt, &pt);
         bench.repeats *= 20;
-        bench.run(s, &t, &t, &linked, first, Some((1.11, "PQP linked 1.11 µs")));
-        bench.peer(&pt, &pt, &linked, false);
-        bench.run(s, &t, &t, &coplanar, first, Some((12.5, "PQP coplanar 12.5 µs")));
-        bench.peer(&pt, &pt, &coplanar, false);
-        bench.run(s, &t, &t, &overlapping, all, Some((877.0, "PQP overlapping 877 µs")));
-        bench.run(s, &t, &t, &linked, Query::Distance, Some((5556.0, "PQP linked 5556 µs")));
-        bench.peer(&pt, &pt, &linked, true);
-        bench.run(s, &t, &t, &gap, Query::Distance, Some((36.5, "PQP gap 0.1 36.5 µs")));
-        bench.peer(&pt, &pt, &gap, true);
+        let ours = bench.run(s, &t, &t, &linked, Query::first(), Some((1.11, "PQP linked 1.11 µs")));
+        bench.peer(bench.rows.len() - 1, &ours, p, f, &linked, PeerQuery::CollideFirst);
+        let ours = bench.run(s, &t, &t, &coplanar, Query::first(), Some((12.5, "PQP coplanar 12.5 µs")));
+        bench.peer(bench.rows.len() - 1, &ours, p, f, &coplanar, PeerQuery::CollideFirst);
+        let (row, ours) = bench.run_all_variants(s, &t, &t, &overlapping, Some((877.0, "PQP overlapping 877 µs")));
+        bench.peer(row, &ours, p, f, &overlapping, PeerQuery::CollideAll);
+        let ours = bench.run(s, &t, &t, &linked, Query::Distance, Some((5556.0, "PQP linked 5556 µs")));
+        bench.peer(bench.rows.len() - 1, &ours, p, f, &linked, PeerQuery::Distance);
+        let ours = bench.run(s, &t, &t, &gap, Query::Distance, Some((36.5, "PQP gap 0.1 36.5 µs")));
+        bench.peer(bench.rows.len() - 1, &ours, p, f, &gap, PeerQuery::Distance);
         bench.run(s, &t, &t, &gap, Query::Tolerance(0.2), Some((1.7, "PQP tolerance 0.2 ≈1.7 µs")));
         bench.repeats /= 20;
         bench.print_scenario(s);
@@ -498,8 +689,7 @@ fn main() {
             let eps = 10f64.powi(-e);
             let outer = model_from(uv_sphere(1.0 + eps, 200, 200));
             let name = format!("spheres ε=1e-{e}");
-            bench.run(&name, &inner, &outer, &rotations, Query::Collide { first: false, box_test: BoxTest::Sat15 }, None);
-            bench.run(&name, &inner, &outer, &rotations, Query::Collide { first: false, box_test: BoxTest::SatLite }, None);
+            bench.run_all_variants(&name, &inner, &outer, &rotations, None);
             if e <= 3 {
                 bench.run(&name, &inner, &outer, &rotations[..2], Query::Distance, None);
             }
@@ -526,9 +716,7 @@ fn main() {
                 5 => Some((11.0, "PQP 11 µs")),
                 _ => None,
             };
-            for &box_test in &variants {
-                bench.run(&format!("Scenario I d={d}%"), &model, &model, &at_d, Query::Collide { first: false, box_test }, reference);
-            }
+            bench.run_all_variants(&format!("Scenario I d={d}%"), &model, &model, &at_d, reference);
         }
         bench.repeats = saved;
         println!("\n## Scenario I ({tag} sampling: positions every {step_pos}°, orientations every {step_rot}°)\n");
@@ -537,6 +725,7 @@ fn main() {
         }
     }
 
+    batch_scaling();
     nbody_benchmarks(&results, if quick { 3 } else { 5 });
 
     bench.print_peers();
@@ -594,6 +783,224 @@ mod parry {
         }
         sweeps.sort_by(f64::total_cmp);
         (sweeps[sweeps.len() / 2], checksum / repeats as f64)
+    }
+}
+
+/// FCL (BVHModel<OBBRSS<double>>), measured in the same run on the same meshes and poses
+/// through the C++ shim `fcl_shim/fcl_shim.cpp`, which `build.rs` compiles when FCL is
+/// installed (`scripts/install_fcl.sh`).
+#[cfg(has_fcl)]
+mod fcl {
+    use std::ffi::c_void;
+    use std::time::Instant;
+
+    use rapidpqp::query::ContactPair;
+    use rapidpqp::{Placement, Triangle};
+
+    use super::{Answers, PeerQuery};
+
+    pub const AVAILABLE: bool = true;
+
+    /// "All contacts": more than any scene of the benchmark has.
+    const ALL_CONTACTS: usize = 1 << 40;
+
+    unsafe extern "C" {
+        fn fcl_shim_model_new(coords: *const f64, triangles: usize) -> *mut c_void;
+        fn fcl_shim_model_free(model: *mut c_void);
+        fn fcl_shim_collide(
+            m1: *const c_void,
+            rot1: *const f64,
+            trans1: *const f64,
+            m2: *const c_void,
+            rot2: *const f64,
+            trans2: *const f64,
+            max_contacts: usize,
+            pairs: *mut i32,
+            capacity: usize,
+        ) -> usize;
+        fn fcl_shim_distance(
+            m1: *const c_void,
+            rot1: *const f64,
+            trans1: *const f64,
+            m2: *const c_void,
+            rot2: *const f64,
+            trans2: *const f64,
+        ) -> f64;
+    }
+
+    /// An FCL model of a triangle soup; triangle k has id k, as in our models.
+    pub struct Mesh(*mut c_void);
+
+    impl Mesh {
+        pub fn new(tris: &[Triangle]) -> Option<Mesh> {
+            let coords: Vec<f64> = tris.iter().flat_map(|t| t.iter().flat_map(|p| [p.x, p.y, p.z])).collect();
+            // SAFETY: `coords` holds 9 numbers per triangle.
+            let model = unsafe { fcl_shim_model_new(coords.as_ptr(), tris.len()) };
+            if model.is_null() {
+                eprintln!("FCL: model build failed ({} triangles)", tris.len());
+                None
+            } else {
+                Some(Mesh(model))
+            }
+        }
+    }
+
+    impl Drop for Mesh {
+        fn drop(&mut self) {
+            // SAFETY: built by fcl_shim_model_new, freed once.
+            unsafe { fcl_shim_model_free(self.0) }
+        }
+    }
+
+    /// Row-major rotation and translation of a placement (FCL has no scale).
+    fn pose(p: &Placement) -> ([f64; 9], [f64; 3]) {
+        assert!(p.scale == 1.0, "FCL peer: placements with a scale are not supported");
+        let r = &p.rotation;
+        let t = &p.translation;
+        (
+            [r[(0, 0)], r[(0, 1)], r[(0, 2)], r[(1, 0)], r[(1, 1)], r[(1, 2)], r[(2, 0)], r[(2, 1)], r[(2, 2)]],
+            [t.x, t.y, t.z],
+        )
+    }
+
+    type FclPose = (([f64; 9], [f64; 3]), ([f64; 9], [f64; 3]));
+
+    fn collide(a: &Mesh, b: &Mesh, (p1, p2): &FclPose, max: usize, pairs: Option<&mut Vec<i32>>) -> usize {
+        let (ptr, cap) = match pairs {
+            Some(v) => (v.as_mut_ptr(), v.len() / 2),
+            None => (std::ptr::null_mut(), 0),
+        };
+        // SAFETY: live models; 9 + 3 numbers per placement; `ptr` has room for `cap` pairs.
+        unsafe { fcl_shim_collide(a.0, p1.0.as_ptr(), p1.1.as_ptr(), b.0, p2.0.as_ptr(), p2.1.as_ptr(), max, ptr, cap) }
+    }
+
+    fn distance(a: &Mesh, b: &Mesh, (p1, p2): &FclPose) -> f64 {
+        // SAFETY: live models; 9 + 3 numbers per placement.
+        unsafe { fcl_shim_distance(a.0, p1.0.as_ptr(), p1.1.as_ptr(), b.0, p2.0.as_ptr(), p2.1.as_ptr()) }
+    }
+
+    /// Median over repeats of the mean µs per query, and the check of FCL's answers against
+    /// ours ("ok", or what differs).
+    pub fn time_and_check(
+        a: &Mesh,
+        b: &Mesh,
+        poses: &[(Placement, Placement)],
+        query: PeerQuery,
+        ours: &Answers,
+        repeats: usize,
+    ) -> (f64, String) {
+        let converted: Vec<FclPose> = poses.iter().map(|(p1, p2)| (pose(p1), pose(p2))).collect();
+        let max = if query == PeerQuery::CollideAll { ALL_CONTACTS } else { 1 };
+        let mut sweeps = Vec::new();
+        let mut checksum = 0.0;
+        for _ in 0..repeats {
+            let start = Instant::now();
+            for p in &converted {
+                checksum += match query {
+                    PeerQuery::Distance => distance(a, b, p),
+                    _ => collide(a, b, p, max, None) as f64,
+                };
+            }
+            sweeps.push(start.elapsed().as_secs_f64() * 1e6 / converted.len() as f64);
+        }
+        std::hint::black_box(checksum);
+        sweeps.sort_by(f64::total_cmp);
+        let us = sweeps[sweeps.len() / 2];
+        let check = match query {
+            PeerQuery::Distance => check_distances(a, b, &converted, &ours.distances),
+            _ => check_contacts(a, b, &converted, query, &ours.pairs),
+        };
+        (us, check)
+    }
+
+    fn check_contacts(a: &Mesh, b: &Mesh, poses: &[FclPose], query: PeerQuery, ours: &[Vec<ContactPair>]) -> String {
+        let (mut differ, mut only_ours, mut only_fcl, mut dupes) = (0usize, 0usize, 0usize, 0usize);
+        let mut buffer = Vec::new();
+        for (p, ours) in poses.iter().zip(ours) {
+            if query == PeerQuery::CollideFirst {
+                if (collide(a, b, p, 1, None) > 0) != !ours.is_empty() {
+                    differ += 1;
+                }
+                continue;
+            }
+            let n = collide(a, b, p, ALL_CONTACTS, None);
+            buffer.resize(2 * n, 0);
+            collide(a, b, p, ALL_CONTACTS, Some(&mut buffer));
+            let mut theirs: Vec<ContactPair> = buffer.chunks_exact(2).map(|c| ContactPair { id1: c[0], id2: c[1] }).collect();
+            theirs.sort_unstable();
+            let len = theirs.len();
+            theirs.dedup();
+            dupes += len - theirs.len();
+            if theirs != *ours {
+                differ += 1;
+                only_ours += ours.iter().filter(|c| theirs.binary_search(c).is_err()).count();
+                only_fcl += theirs.iter().filter(|c| ours.binary_search(c).is_err()).count();
+            }
+        }
+        let mut check = if differ == 0 {
+            "ok".to_string()
+        } else if query == PeerQuery::CollideFirst {
+            format!("WARNING: colliding or not differs at {differ}/{} poses", poses.len())
+        } else {
+            format!(
+                "WARNING: contacts differ at {differ}/{} poses ({only_ours} pairs only ours, {only_fcl} only FCL's)",
+                poses.len()
+            )
+        };
+        if dupes > 0 {
+            check += &format!(" (FCL reported {dupes} pairs twice)");
+        }
+        check
+    }
+
+    fn check_distances(a: &Mesh, b: &Mesh, poses: &[FclPose], ours: &[f64]) -> String {
+        let (mut differ, mut worst) = (0usize, 0.0f64);
+        let mut negative = 0usize;
+        for (p, &d) in poses.iter().zip(ours) {
+            let theirs = distance(a, b, p);
+            if theirs < 0.0 && d == 0.0 {
+                // FCL: "if the objects are in collision, the result distance is implementation
+                // defined (mostly -1)" when signed distance is off.
+                negative += 1;
+                continue;
+            }
+            let err = (theirs - d).abs();
+            if err > 1e-9 * d.abs().max(theirs.abs()) {
+                differ += 1;
+                worst = worst.max(err / d.abs().max(theirs.abs()).max(f64::MIN_POSITIVE));
+            }
+        }
+        let mut check = if differ == 0 {
+            "ok (rel. 1e-9)".to_string()
+        } else {
+            format!("WARNING: distance differs at {differ}/{} poses (worst rel. {worst:.1e})", poses.len())
+        };
+        if negative > 0 {
+            check += &format!("; {negative} intersecting poses: FCL < 0, ours 0");
+        }
+        check
+    }
+}
+
+/// FCL not installed: the benchmark runs without that peer (`scripts/install_fcl.sh`).
+#[cfg(not(has_fcl))]
+mod fcl {
+    use rapidpqp::{Placement, Triangle};
+
+    use super::{Answers, PeerQuery};
+
+    pub const AVAILABLE: bool = false;
+
+    pub struct Mesh;
+
+    impl Mesh {
+        pub fn new(_: &[Triangle]) -> Option<Mesh> {
+            None
+        }
+    }
+
+    pub fn time_and_check(_: &Mesh, _: &Mesh, _: &[(Placement, Placement)], _: PeerQuery, _: &Answers, _: usize) -> (f64, String) {
+        unreachable!("no FCL model without FCL")
     }
 }
 
