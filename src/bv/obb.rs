@@ -30,6 +30,10 @@
 //! too little (more box and triangle tests). The first-contact rows count box tests
 //! differently from "before": children are tested before they are stacked, so a query that
 //! stops early has tested some pairs it never reaches.
+//!
+//! The table was measured with f64 collide nodes; storing them in f32 (`Model` memory
+//! 956 → 492 bytes per triangle) added about 4 % instructions (one widening per value) and
+//! no measurable time, and changed no box or triangle test count by more than 0.1 %.
 
 use crate::bv::sphere::Sphere;
 use crate::math::{Mat3, Vec3};
