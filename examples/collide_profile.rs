@@ -12,8 +12,11 @@ fn main() {
         let n = tris.len();
         let m = rapidpqp::Model::new(tris, (0..n as i32).collect()).unwrap();
         let b = m.memory_bytes();
-        println!("{n} triangles, {b} bytes, {:.1} bytes/triangle, {} serialized", b as f64 / n as f64,
-            rapidpqp::serialize::model_to_bytes(&m).len());
+        println!(
+            "{n} triangles, {b} bytes, {:.1} bytes/triangle, {} serialized",
+            b as f64 / n as f64,
+            rapidpqp::serialize::model_to_bytes(&m).len()
+        );
         return;
     }
     let case = Case::load(&args[1]);

@@ -36,7 +36,10 @@ fn main() {
         ("mirror-turned, 5 cm up", at(PI, Vec3::new(0.0, 0.05, 0.0))),
     ];
     let mut result = CollideResult::new();
-    println!("\n{:<28} {:>9} {:>11} {:>11} {:>10}", "pose of bunny 2", "contacts", "box tests", "tri tests", "time (µs)");
+    println!(
+        "\n{:<28} {:>9} {:>11} {:>11} {:>10}",
+        "pose of bunny 2", "contacts", "box tests", "tri tests", "time (µs)"
+    );
     for (name, pose) in &poses {
         let request = CollideRequest::default();
         let start = Instant::now();

@@ -14,11 +14,7 @@ use rapidpqp::{Mat3, Model, Placement, Triangle, Vec3};
 fn torus(big: f64, small: f64, n: usize, m: usize) -> Vec<Triangle> {
     let v = |i: usize, j: usize| {
         let (u, w) = (2.0 * PI * (i % n) as f64 / n as f64, 2.0 * PI * (j % m) as f64 / m as f64);
-        Vec3::new(
-            (big + small * w.cos()) * u.cos(),
-            (big + small * w.cos()) * u.sin(),
-            small * w.sin(),
-        )
+        Vec3::new((big + small * w.cos()) * u.cos(), (big + small * w.cos()) * u.sin(), small * w.sin())
     };
     let mut tris = Vec::with_capacity(2 * n * m);
     for i in 0..n {
@@ -55,11 +51,7 @@ fn fixture(case: &str) -> (Model, Model, Vec<(Placement, Placement)>) {
             let v: Vec<f64> = l.split_whitespace().map(|w| w.parse().unwrap()).collect();
             let p = |o: usize| {
                 Placement::from_rows(
-                    &[
-                        [v[o], v[o + 1], v[o + 2]],
-                        [v[o + 3], v[o + 4], v[o + 5]],
-                        [v[o + 6], v[o + 7], v[o + 8]],
-                    ],
+                    &[[v[o], v[o + 1], v[o + 2]], [v[o + 3], v[o + 4], v[o + 5]], [v[o + 6], v[o + 7], v[o + 8]]],
                     &[v[o + 9], v[o + 10], v[o + 11]],
                     v[o + 12],
                 )
@@ -71,14 +63,7 @@ fn fixture(case: &str) -> (Model, Model, Vec<(Placement, Placement)>) {
 }
 
 /// Runs `query` over the poses `repeats` times (cache per sweep, as the benchmark).
-fn scene(
-    name: &str,
-    a: &Model,
-    b: &Model,
-    poses: &[(Placement, Placement)],
-    tol: Option<f64>,
-    repeats: usize,
-) {
+fn scene(name: &str, a: &Model, b: &Model, poses: &[(Placement, Placement)], tol: Option<f64>, repeats: usize) {
     let (mut bv, mut tri, mut sum) = (0u64, 0u64, 0.0f64);
     let mut hash = 0u64;
     let abs_err: f64 = std::env::var("ABS_ERR").map_or(0.0, |s| s.parse().unwrap());

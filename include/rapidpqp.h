@@ -22,6 +22,11 @@
 #include <stdint.h>
 
 /**
+ * The most threads a batch uses, whatever `threads` asks.
+ */
+#define RPQ_MAX_BATCH_THREADS 256
+
+/**
  * Box-pair test: the library's default, chosen by measurement (today the dual OBB-sphere
  * test, `RPQ_BOX_TEST_DUAL`). A zero-filled request gets it.
  */
@@ -274,11 +279,6 @@
 #define VC_ERR_INVALID_INDEX -9
 
 /**
- * The most threads a batch uses, whatever `threads` asks.
- */
-#define RPQ_MAX_BATCH_THREADS 256
-
-/**
  * The layout version written, and the only one read.
  */
 #define FORMAT_VERSION 2
@@ -338,19 +338,6 @@ typedef struct RpqCollideRequest {
 } RpqCollideRequest;
 
 /**
- * One intersecting triangle pair: `id1` from the first model, `id2` from the second.
- */
-typedef struct ContactPair {
-    int32_t id1;
-    int32_t id2;
-} ContactPair;
-
-/**
- * An intersecting triangle pair: `id1` of model 1's triangle, `id2` of model 2's.
- */
-typedef struct ContactPair RpqContactPair;
-
-/**
  * Options of a distance query. A zero-filled struct asks for the exact distance.
  */
 typedef struct RpqDistanceRequest {
@@ -367,6 +354,19 @@ typedef struct RpqDistanceRequest {
      */
     int qsize;
 } RpqDistanceRequest;
+
+/**
+ * One intersecting triangle pair: `id1` from the first model, `id2` from the second.
+ */
+typedef struct ContactPair {
+    int32_t id1;
+    int32_t id2;
+} ContactPair;
+
+/**
+ * An intersecting triangle pair: `id1` of model 1's triangle, `id2` of model 2's.
+ */
+typedef struct ContactPair RpqContactPair;
 
 /**
  * Caller-owned warm start for repeated distance queries on one model pair (PQP kept this
@@ -590,6 +590,119 @@ extern int RAPID_num_contacts;
  * Owned by the library, valid until the next `RAPID_Collide`; re-read it after each call.
  */
 extern struct collision_pair *RAPID_contact;
+
+/**
+ * Finds, for each query, whether `model1` and `model2` intersect (touching counts), and how
+ * many intersecting triangle pairs they have (at most 1 when `request->first_contact`).
+ * `request` may be NULL (all contacts, defaults). Writes `out_colliding[i]` (1 or 0) and,
+ * when `out_num_pairs` is not NULL, `out_num_pairs[i]`, for every query `i`.
+ *
+ * Batches (this and the other `rpq_*_batch` functions): query `i` places model 1 at
+ * `poses1[i]` and model 2 at `poses2[i]`; a pose array of one pose is used for every query
+ * (broadcast). The number of queries is `max(num_poses1, num_poses2)` (0 if either is 0);
+ * each count must be that number or 1. Every pose is checked before any query runs. The
+ * queries are shared by `threads` threads (0 or less: one per available core; at most
+ * `RPQ_MAX_BATCH_THREADS`, and never more than there are queries), the calling thread among
+ * them. Outputs hold one entry per query, in query order, and are written only on success.
+ * Each answer equals the single query's, whatever the number of threads (for
+ * `rpq_distance_batch`, unless `warm_start`).
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_NON_FINITE` and
+ * `RPQ_ERR_INVALID_SCALE` (a bad pose), `RPQ_ERR_INVALID_ARGUMENT` (pose counts that do not
+ * broadcast, a bad request field).
+ *
+ * # Safety
+ * Models live; `poses1`, `poses2` point to `num_poses1`, `num_poses2` readable poses;
+ * `request` NULL or readable; the output arrays hold one writable entry per query.
+ */
+RpqStatus rpq_collide_batch(const struct RpqModel *model1,
+                            const struct RpqModel *model2,
+                            const struct RpqPose *poses1,
+                            size_t num_poses1,
+                            const struct RpqPose *poses2,
+                            size_t num_poses2,
+                            const struct RpqCollideRequest *request,
+                            int threads,
+                            uint8_t *out_colliding,
+                            uint64_t *out_num_pairs);
+
+/**
+ * The distance of each query, within the request's error (`request` may be NULL: exact),
+ * written to `out_distance[i]`, and when not NULL the closest points to `out_p1[3i..3i+3]`
+ * (on model 1, in model 1's own frame) and `out_p2[3i..3i+3]` (on model 2, in model 2's own
+ * frame), as `rpq_distance` reports them.
+ *
+ * `warm_start` nonzero: each thread keeps a distance cache across the queries it runs (faster
+ * on trajectories of nearby poses). Then, when several triangle pairs are equally close, which
+ * pair's points are reported can depend on how the queries were shared between threads, and
+ * with a nonzero error bound so can the distance (always within the bound). With
+ * `warm_start` 0 every query runs as a lone `rpq_distance` call without a cache, so the
+ * results do not depend on `threads`.
+ *
+ * Errors: as `rpq_collide_batch`; a negative or NaN error bound is
+ * `RPQ_ERR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * As `rpq_collide_batch`; `out_p1`, `out_p2` are NULL or hold 3 writable doubles per query.
+ */
+RpqStatus rpq_distance_batch(const struct RpqModel *model1,
+                             const struct RpqModel *model2,
+                             const struct RpqPose *poses1,
+                             size_t num_poses1,
+                             const struct RpqPose *poses2,
+                             size_t num_poses2,
+                             const struct RpqDistanceRequest *request,
+                             int warm_start,
+                             int threads,
+                             double *out_distance,
+                             double *out_p1,
+                             double *out_p2);
+
+/**
+ * Whether each query's models are at most `tolerance` apart (inclusive; a negative tolerance
+ * counts as 0), as `rpq_tolerance` with this `qsize`: `out_closer[i]` is 1 or 0; when not
+ * NULL, `out_distance[i]` and the points `out_p1`, `out_p2` (3 doubles a query, each in its
+ * own model's frame, NaN when not closer) are the `RpqDistanceResult` fields.
+ *
+ * Errors: as `rpq_collide_batch`; a NaN tolerance is `RPQ_ERR_NON_FINITE`.
+ *
+ * # Safety
+ * As `rpq_distance_batch`, with `out_closer` holding one writable byte per query.
+ */
+RpqStatus rpq_tolerance_batch(const struct RpqModel *model1,
+                              const struct RpqModel *model2,
+                              const struct RpqPose *poses1,
+                              size_t num_poses1,
+                              const struct RpqPose *poses2,
+                              size_t num_poses2,
+                              double tolerance,
+                              int qsize,
+                              int threads,
+                              uint8_t *out_closer,
+                              double *out_distance,
+                              double *out_p1,
+                              double *out_p2);
+
+/**
+ * Converts `n` 4×4 homogeneous matrices (16 doubles each, row-major) into `out_poses`,
+ * checking each one: every entry finite, the last row exactly `0 0 0 1`, and the 3×3 block a
+ * rotation times a positive uniform scale `k` (its columns orthogonal and of squared length
+ * `k²` within `tolerance * k²`, its determinant positive). When `|k − 1| <= tolerance` the block
+ * is taken as the rotation and the scale is 1; otherwise the block divided by `k` is the
+ * rotation and `k` the scale.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_NON_FINITE` (a NaN or infinite entry),
+ * `RPQ_ERR_INVALID_ARGUMENT` (a bad last row or block, or a negative or NaN `tolerance`).
+ * `out_poses` is written only on success.
+ *
+ * # Safety
+ * `matrices` points to `16 * n` readable doubles and `out_poses` to `n` writable poses (either
+ * may be NULL when `n` is 0).
+ */
+RpqStatus rpq_poses_from_matrices(const double *matrices,
+                                  size_t n,
+                                  double tolerance,
+                                  struct RpqPose *out_poses);
 
 /**
  * Builds a model from `num_triangles` triangles given as 9 doubles each (`x y z` of the
@@ -945,6 +1058,45 @@ int RAPID_CollideScaled(double (*r1)[3],
                         int flag);
 
 /**
+ * Bytes `rpq_model_serialize` needs for `model` (0 for NULL or an invalid handle).
+ *
+ * # Safety
+ * `model` is NULL or a live model.
+ */
+size_t rpq_model_serialized_size(const struct RpqModel *model);
+
+/**
+ * Writes `model`, its hierarchy included, to `buf` (`len` bytes, at least
+ * `rpq_model_serialized_size(model)`), and the number of bytes written to `*written` when
+ * `written` is not NULL. The bytes are the same on every platform (little-endian) and load
+ * with `rpq_model_deserialize`.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER` (`model` or `buf` NULL), `RPQ_ERR_INVALID_HANDLE`,
+ * `RPQ_ERR_INVALID_ARGUMENT` (`len` too small). Nothing is written on error.
+ *
+ * # Safety
+ * `model` is NULL or a live model; `buf` is NULL or points to `len` writable bytes; `written`
+ * is NULL or writable.
+ */
+RpqStatus rpq_model_serialize(const struct RpqModel *model,
+                              uint8_t *buf,
+                              size_t len,
+                              size_t *written);
+
+/**
+ * Loads a model written by `rpq_model_serialize` (from `len` bytes at `buf`) and writes it to
+ * `*out_model`; free it with `rpq_model_free`. The bytes are checked (length, checksum,
+ * finite numbers, the tree's invariants) and never trusted.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER` (`buf` or `out_model` NULL), `RPQ_ERR_INVALID_ARGUMENT`
+ * (the bytes are truncated, corrupted, of another format version or not a model).
+ *
+ * # Safety
+ * `buf` is NULL or points to `len` readable bytes; `out_model` is NULL or writable.
+ */
+RpqStatus rpq_model_deserialize(const uint8_t *buf, size_t len, struct RpqModel **out_model);
+
+/**
  * A new, empty V-COLLIDE engine (NULL only when out of memory); release it with `vcClose`.
  * Engines are independent: different handles may be used from different threads at the
  * same time, one handle from one thread at a time.
@@ -1124,158 +1276,6 @@ int vcReportTriPairs(void *vc_handle, int k, int size, struct VCReportType *tri_
  * A static, NUL-terminated English description of a `VC_*` code (or of an unknown one).
  */
 const char *vcStatusMessage(int code);
-
-/**
- * Finds, for each query, whether `model1` and `model2` intersect (touching counts), and how
- * many intersecting triangle pairs they have (at most 1 when `request->first_contact`).
- * `request` may be NULL (all contacts, defaults). Writes `out_colliding[i]` (1 or 0) and,
- * when `out_num_pairs` is not NULL, `out_num_pairs[i]`, for every query `i`.
- *
- * Batches (this and the other `rpq_*_batch` functions): query `i` places model 1 at
- * `poses1[i]` and model 2 at `poses2[i]`; a pose array of one pose is used for every query
- * (broadcast). The number of queries is `max(num_poses1, num_poses2)` (0 if either is 0);
- * each count must be that number or 1. Every pose is checked before any query runs. The
- * queries are shared by `threads` threads (0 or less: one per available core; at most
- * `RPQ_MAX_BATCH_THREADS`, and never more than there are queries), the calling thread among
- * them. Outputs hold one entry per query, in query order, and are written only on success.
- * Each answer equals the single query's, whatever the number of threads (for
- * `rpq_distance_batch`, unless `warm_start`).
- *
- * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_NON_FINITE` and
- * `RPQ_ERR_INVALID_SCALE` (a bad pose), `RPQ_ERR_INVALID_ARGUMENT` (pose counts that do not
- * broadcast, a bad request field).
- *
- * # Safety
- * Models live; `poses1`, `poses2` point to `num_poses1`, `num_poses2` readable poses;
- * `request` NULL or readable; the output arrays hold one writable entry per query.
- */
-RpqStatus rpq_collide_batch(const struct RpqModel *model1,
-                            const struct RpqModel *model2,
-                            const struct RpqPose *poses1,
-                            size_t num_poses1,
-                            const struct RpqPose *poses2,
-                            size_t num_poses2,
-                            const struct RpqCollideRequest *request,
-                            int threads,
-                            uint8_t *out_colliding,
-                            uint64_t *out_num_pairs);
-
-/**
- * The distance of each query, within the request's error (`request` may be NULL: exact),
- * written to `out_distance[i]`, and when not NULL the closest points to `out_p1[3i..3i+3]`
- * (on model 1, in model 1's own frame) and `out_p2[3i..3i+3]` (on model 2, in model 2's own
- * frame), as `rpq_distance` reports them.
- *
- * `warm_start` nonzero: each thread keeps a distance cache across the queries it runs (faster
- * on trajectories of nearby poses). Then, when several triangle pairs are equally close, which
- * pair's points are reported can depend on how the queries were shared between threads, and
- * with a nonzero error bound so can the distance (always within the bound). With
- * `warm_start` 0 every query runs as a lone `rpq_distance` call without a cache, so the
- * results do not depend on `threads`.
- *
- * Errors: as `rpq_collide_batch`; a negative or NaN error bound is
- * `RPQ_ERR_INVALID_ARGUMENT`.
- *
- * # Safety
- * As `rpq_collide_batch`; `out_p1`, `out_p2` are NULL or hold 3 writable doubles per query.
- */
-RpqStatus rpq_distance_batch(const struct RpqModel *model1,
-                             const struct RpqModel *model2,
-                             const struct RpqPose *poses1,
-                             size_t num_poses1,
-                             const struct RpqPose *poses2,
-                             size_t num_poses2,
-                             const struct RpqDistanceRequest *request,
-                             int warm_start,
-                             int threads,
-                             double *out_distance,
-                             double *out_p1,
-                             double *out_p2);
-
-/**
- * Whether each query's models are at most `tolerance` apart (inclusive; a negative tolerance
- * counts as 0), as `rpq_tolerance` with this `qsize`: `out_closer[i]` is 1 or 0; when not
- * NULL, `out_distance[i]` and the points `out_p1`, `out_p2` (3 doubles a query, each in its
- * own model's frame, NaN when not closer) are the `RpqDistanceResult` fields.
- *
- * Errors: as `rpq_collide_batch`; a NaN tolerance is `RPQ_ERR_NON_FINITE`.
- *
- * # Safety
- * As `rpq_distance_batch`, with `out_closer` holding one writable byte per query.
- */
-RpqStatus rpq_tolerance_batch(const struct RpqModel *model1,
-                              const struct RpqModel *model2,
-                              const struct RpqPose *poses1,
-                              size_t num_poses1,
-                              const struct RpqPose *poses2,
-                              size_t num_poses2,
-                              double tolerance,
-                              int qsize,
-                              int threads,
-                              uint8_t *out_closer,
-                              double *out_distance,
-                              double *out_p1,
-                              double *out_p2);
-
-/**
- * Converts `n` 4×4 homogeneous matrices (16 doubles each, row-major) into `out_poses`,
- * checking each one: every entry finite, the last row exactly `0 0 0 1`, and the 3×3 block a
- * rotation times a positive uniform scale `k` (its columns orthogonal and of squared length
- * `k²` within `tolerance * k²`, its determinant positive). When `|k − 1| <= tolerance` the block
- * is taken as the rotation and the scale is 1; otherwise the block divided by `k` is the
- * rotation and `k` the scale.
- *
- * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_NON_FINITE` (a NaN or infinite entry),
- * `RPQ_ERR_INVALID_ARGUMENT` (a bad last row or block, or a negative or NaN `tolerance`).
- * `out_poses` is written only on success.
- *
- * # Safety
- * `matrices` points to `16 * n` readable doubles and `out_poses` to `n` writable poses (either
- * may be NULL when `n` is 0).
- */
-RpqStatus rpq_poses_from_matrices(const double *matrices,
-                                  size_t n,
-                                  double tolerance,
-                                  struct RpqPose *out_poses);
-
-/**
- * Bytes `rpq_model_serialize` needs for `model` (0 for NULL or an invalid handle).
- *
- * # Safety
- * `model` is NULL or a live model.
- */
-size_t rpq_model_serialized_size(const struct RpqModel *model);
-
-/**
- * Writes `model`, its hierarchy included, to `buf` (`len` bytes, at least
- * `rpq_model_serialized_size(model)`), and the number of bytes written to `*written` when
- * `written` is not NULL. The bytes are the same on every platform (little-endian) and load
- * with `rpq_model_deserialize`.
- *
- * Errors: `RPQ_ERR_NULL_POINTER` (`model` or `buf` NULL), `RPQ_ERR_INVALID_HANDLE`,
- * `RPQ_ERR_INVALID_ARGUMENT` (`len` too small). Nothing is written on error.
- *
- * # Safety
- * `model` is NULL or a live model; `buf` is NULL or points to `len` writable bytes; `written`
- * is NULL or writable.
- */
-RpqStatus rpq_model_serialize(const struct RpqModel *model,
-                              uint8_t *buf,
-                              size_t len,
-                              size_t *written);
-
-/**
- * Loads a model written by `rpq_model_serialize` (from `len` bytes at `buf`) and writes it to
- * `*out_model`; free it with `rpq_model_free`. The bytes are checked (length, checksum,
- * finite numbers, the tree's invariants) and never trusted.
- *
- * Errors: `RPQ_ERR_NULL_POINTER` (`buf` or `out_model` NULL), `RPQ_ERR_INVALID_ARGUMENT`
- * (the bytes are truncated, corrupted, of another format version or not a model).
- *
- * # Safety
- * `buf` is NULL or points to `len` readable bytes; `out_model` is NULL or writable.
- */
-RpqStatus rpq_model_deserialize(const uint8_t *buf, size_t len, struct RpqModel **out_model);
 
 #ifdef __cplusplus
 }  // extern "C"

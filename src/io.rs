@@ -12,10 +12,7 @@ pub struct Mesh {
 impl Mesh {
     /// The faces as triangles, in file order.
     pub fn triangles(&self) -> Vec<Triangle> {
-        self.faces
-            .iter()
-            .map(|f| f.map(|i| self.vertices[i as usize]))
-            .collect()
+        self.faces.iter().map(|f| f.map(|i| self.vertices[i as usize])).collect()
     }
 }
 

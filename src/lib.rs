@@ -11,8 +11,8 @@ pub mod geometry;
 pub mod io;
 pub mod math;
 pub mod model;
-pub mod query;
 pub mod nbody;
+pub mod query;
 pub mod serialize;
 
 pub use math::{Mat3, Placement, Triangle, Vec3};

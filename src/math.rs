@@ -30,9 +30,7 @@ impl Placement {
     /// Placement from a row-major rotation `r[i][j]` (row i, column j) and a translation.
     pub fn from_rows(r: &[[f64; 3]; 3], t: &[f64; 3], scale: f64) -> Placement {
         Placement {
-            rotation: Mat3::new(
-                r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2], r[2][0], r[2][1], r[2][2],
-            ),
+            rotation: Mat3::new(r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2], r[2][0], r[2][1], r[2][2]),
             translation: Vec3::new(t[0], t[1], t[2]),
             scale,
         }

@@ -156,15 +156,8 @@ impl Model {
             return Err(BuildError::NonFiniteCoordinate);
         }
         let n = triangles.len();
-        let areas: Vec<f64> = triangles
-            .iter()
-            .map(|t| 0.5 * (t[1] - t[0]).cross(&(t[2] - t[0])).norm())
-            .collect();
-        let min_area = areas
-            .iter()
-            .copied()
-            .filter(|a| *a > 0.0 && a.is_finite())
-            .fold(f64::INFINITY, f64::min);
+        let areas: Vec<f64> = triangles.iter().map(|t| 0.5 * (t[1] - t[0]).cross(&(t[2] - t[0])).norm()).collect();
+        let min_area = areas.iter().copied().filter(|a| *a > 0.0 && a.is_finite()).fold(f64::INFINITY, f64::min);
         let fallback = if min_area.is_finite() { min_area } else { 1.0 };
         let stats: Vec<TriStats> = triangles
             .iter()
@@ -207,11 +200,7 @@ impl Model {
             pending.push((first_child, start, mid));
         }
 
-        let magnitude = triangles
-            .iter()
-            .flat_map(|t| t.iter())
-            .map(|p| p.amax())
-            .fold(0.0, f64::max);
+        let magnitude = triangles.iter().flat_map(|t| t.iter()).map(|p| p.amax()).fold(0.0, f64::max);
         let leaf_triangles: Vec<Triangle> = order.iter().map(|&k| triangles[k as usize]).collect();
         let leaf_ids = order.iter().map(|&k| ids[k as usize]).collect();
         let packed_frame = PackedFrame::around(leaf_triangles.iter().flatten().copied());
@@ -223,11 +212,7 @@ impl Model {
     /// tree's invariants so that a corrupted input is refused rather than trusted. Each
     /// node's box is refitted on its swept sphere's axes (which must be orthonormal), as the
     /// build fits it.
-    pub fn from_parts(
-        triangles: Vec<Triangle>,
-        ids: Vec<i32>,
-        nodes: Vec<Node>,
-    ) -> Result<Model, String> {
+    pub fn from_parts(triangles: Vec<Triangle>, ids: Vec<i32>, nodes: Vec<Node>) -> Result<Model, String> {
         if triangles.is_empty() || triangles.len() != ids.len() {
             return Err("a model needs one id per triangle and at least one triangle".into());
         }
@@ -405,7 +390,13 @@ fn leaf_spans(nodes: &[Node]) -> Vec<(usize, usize, usize)> {
 
 /// Appends the corners of the triangles below node `i` (whose span is `span`): the span's
 /// range when it holds nothing else (always, for built trees), else found by a walk.
-fn subtree_points(nodes: &[Node], triangles: &[Triangle], i: usize, span: (usize, usize, usize), points: &mut Vec<Vec3>) {
+fn subtree_points(
+    nodes: &[Node],
+    triangles: &[Triangle],
+    i: usize,
+    span: (usize, usize, usize),
+    points: &mut Vec<Vec3>,
+) {
     let (first, last, count) = span;
     if last - first == count {
         points.extend(triangles[first..last].iter().flatten());
@@ -456,9 +447,8 @@ fn collide_slots(nodes: &[Node], boxes: &[Obb], triangles: &[Triangle], frame: &
         spheres[i] = sphere;
         supports[i] = support;
     }
-    let packed: Vec<CollideNode> = (0..nodes.len())
-        .map(|i| CollideNode::new(&boxes[i], &spheres[i], frame, nodes[i].payload))
-        .collect();
+    let packed: Vec<CollideNode> =
+        (0..nodes.len()).map(|i| CollideNode::new(&boxes[i], &spheres[i], frame, nodes[i].payload)).collect();
     let mut slots = vec![NodePair::new(&packed[0], &packed[0])];
     slots.extend(packed[1..].chunks_exact(2).map(|c| NodePair::new(&c[0], &c[1])));
     slots
@@ -527,10 +517,7 @@ fn leaf_spans_of(nodes: &[Node], i: usize) -> (usize, usize, usize) {
 }
 
 fn placeholder() -> Node {
-    Node {
-        rss: Rss { axes: Mat3::identity(), corner: Vec3::zeros(), lengths: [0.0; 2], radius: 0.0 },
-        payload: 0,
-    }
+    Node { rss: Rss { axes: Mat3::identity(), corner: Vec3::zeros(), lengths: [0.0; 2], radius: 0.0 }, payload: 0 }
 }
 
 fn placeholder_box() -> Obb {
@@ -566,11 +553,8 @@ fn fit_margin(points: &[Vec3]) -> f64 {
 /// flat. Zero-area triangles get any frame containing their segment.
 fn leaf_axes(t: &Triangle) -> Mat3 {
     let edges = [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
-    let longest = edges
-        .iter()
-        .copied()
-        .max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))
-        .unwrap_or_else(Vec3::zeros);
+    let longest =
+        edges.iter().copied().max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared())).unwrap_or_else(Vec3::zeros);
     let normal = edges[0].cross(&edges[1]);
     let in_plane = normal.cross(&longest);
     orthonormal_frame(&longest, &in_plane)
@@ -594,8 +578,8 @@ fn moment_frame(range: &[u32], triangles: &[Triangle], stats: &[TriStats]) -> (M
         let s = &stats[k as usize];
         let m = s.centroid - mean;
         let (p, q, r) = (t[0] - mean, t[1] - mean, t[2] - mean);
-        cov += (m * m.transpose() * 9.0 + p * p.transpose() + q * q.transpose() + r * r.transpose())
-            * (s.weight / 12.0);
+        cov +=
+            (m * m.transpose() * 9.0 + p * p.transpose() + q * q.transpose() + r * r.transpose()) * (s.weight / 12.0);
     }
     cov -= (weighted / total - mean) * (weighted / total - mean).transpose() * total;
     (principal_axes(&cov), mean)

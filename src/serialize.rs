@@ -121,9 +121,7 @@ pub fn model_from_bytes(bytes: &[u8]) -> Result<Model, String> {
     }
     let version = r.u32()?;
     if version != FORMAT_VERSION {
-        return Err(format!(
-            "serialized model format version {version}; this library reads version {FORMAT_VERSION}"
-        ));
+        return Err(format!("serialized model format version {version}; this library reads version {FORMAT_VERSION}"));
     }
     if r.u32()? != 0 {
         return Err("corrupted serialized model (reserved header field is not 0)".into());

@@ -20,8 +20,7 @@ use std::process::Command;
 mod common;
 use common::built_library;
 use common::cbuild::{
-    manifest_dir, only_named, report, run, scratch_dir, selected_cases, static_link,
-    try_compile_asan,
+    manifest_dir, only_named, report, run, scratch_dir, selected_cases, static_link, try_compile_asan,
 };
 
 /// The system C (`-std=c99`) or C++ (`-std=c++11`) compiler with `-Wall -Wextra -Werror`, the
@@ -46,23 +45,12 @@ fn rapid_cases() -> Vec<PathBuf> {
 #[test]
 fn rapid_conformance_cases() {
     let static_lib = built_library("librapidpqp.a");
-    let exe = compile(
-        "rapid_conformance.c",
-        "rapid_conformance",
-        &static_link(&static_lib),
-    );
+    let exe = compile("rapid_conformance.c", "rapid_conformance", &static_link(&static_lib));
 
     let cases = rapid_cases();
-    assert!(
-        !cases.is_empty(),
-        "no RAPID case selected in tests/data/conformance"
-    );
+    assert!(!cases.is_empty(), "no RAPID case selected in tests/data/conformance");
     let mut command = Command::new(&exe);
-    command
-        .arg("--brute")
-        .arg("--exceptions")
-        .arg(manifest_dir().join("c_tests/exceptions"))
-        .args(&cases);
+    command.arg("--brute").arg("--exceptions").arg(manifest_dir().join("c_tests/exceptions")).args(&cases);
     let output = run(command, "rapid_conformance");
     let report = report(&output);
     let report_path = scratch_dir("c_tests").join("rapid_conformance.txt");
@@ -84,14 +72,7 @@ fn header_declares_the_c_api_contract() {
     let source = manifest_dir().join("c_tests/c_api_decls.c");
     for cpp in [false, true] {
         let mut command = compiler(cpp);
-        command
-            .args([
-                "-pedantic",
-                "-fsyntax-only",
-                "-x",
-                if cpp { "c++" } else { "c" },
-            ])
-            .arg(&source);
+        command.args(["-pedantic", "-fsyntax-only", "-x", if cpp { "c++" } else { "c" }]).arg(&source);
         let output = run(command, "the compiler");
         assert!(
             output.status.success(),
@@ -108,12 +89,8 @@ fn header_declares_the_c_api_contract() {
 #[test]
 fn rapid_conformance_small_cases_under_asan() {
     let static_lib = built_library("librapidpqp.a");
-    let Some(exe) = try_compile_asan(
-        compiler(false),
-        "rapid_conformance.c",
-        "rapid_conformance_asan",
-        &static_lib,
-    ) else {
+    let Some(exe) = try_compile_asan(compiler(false), "rapid_conformance.c", "rapid_conformance_asan", &static_lib)
+    else {
         return;
     };
     let cases = only_named(rapid_cases(), &["single", "degenerate", "soup"]);
@@ -125,11 +102,7 @@ fn rapid_conformance_small_cases_under_asan() {
         .args(&cases);
     let output = run(command, "rapid_conformance (AddressSanitizer)");
     println!("{}", report(&output));
-    assert!(
-        output.status.success(),
-        "rapid_conformance under AddressSanitizer failed ({})",
-        output.status
-    );
+    assert!(output.status.success(), "rapid_conformance under AddressSanitizer failed ({})", output.status);
 }
 
 #[test]
@@ -142,27 +115,14 @@ fn globals_reach_a_program_linked_to_the_shared_library() {
 
     // The compiler's default (a PIE on most distributions), then a position-dependent one.
     let pie = compile("interpose.c", "interpose_pie", &shared);
-    let no_pie = compile(
-        "interpose.c",
-        "interpose_no_pie",
-        &[
-            "-fno-pie".as_ref(),
-            "-no-pie".as_ref(),
-            shared[0],
-            shared[1],
-        ],
-    );
+    let no_pie =
+        compile("interpose.c", "interpose_no_pie", &["-fno-pie".as_ref(), "-no-pie".as_ref(), shared[0], shared[1]]);
     for exe in [pie, no_pie] {
         let mut command = Command::new(&exe);
         command.env("LD_LIBRARY_PATH", lib_dir);
         let output = run(command, "interpose");
         let report = report(&output);
         println!("{}: {report}", exe.display());
-        assert!(
-            output.status.success(),
-            "{} failed ({}):\n{report}",
-            exe.display(),
-            output.status
-        );
+        assert!(output.status.success(), "{} failed ({}):\n{report}", exe.display(), output.status);
     }
 }

@@ -22,17 +22,13 @@ use std::time::Instant;
 mod common;
 use common::built_library;
 use common::cbuild::{
-    header_dir, only_named, report, run, scratch_dir, selected_cases, static_link, text,
-    try_compile_asan,
+    header_dir, only_named, report, run, scratch_dir, selected_cases, static_link, text, try_compile_asan,
 };
 
 /// The system C compiler: `-std=c99 -Wall -Wextra -Werror -O2`, no `-fPIC`, and the header this
 /// build generated.
 fn c_compiler() -> Command {
-    common::cbuild::compiler(false, "c99")
-        .include(header_dir())
-        .get_compiler()
-        .to_command()
+    common::cbuild::compiler(false, "c99").include(header_dir()).get_compiler().to_command()
 }
 
 /// The PQP cases: conformance folders with a `pqp_collide_all.txt`, filtered by
@@ -43,10 +39,7 @@ fn pqp_cases() -> Vec<PathBuf> {
 
 /// A rough cost of a case, to start the heavy ones first: the size of its meshes.
 fn cost(case: &Path) -> u64 {
-    ["a.obj", "b.obj"]
-        .iter()
-        .map(|f| std::fs::metadata(case.join(f)).map_or(0, |m| m.len()))
-        .sum()
+    ["a.obj", "b.obj"].iter().map(|f| std::fs::metadata(case.join(f)).map_or(0, |m| m.len())).sum()
 }
 
 struct CaseRun {
@@ -78,34 +71,19 @@ fn run_cases(exe: &Path, args: &[&str], cases: &[PathBuf], workers: usize) -> Ve
             });
         }
     });
-    results
-        .into_inner()
-        .expect("results")
-        .into_iter()
-        .map(|r| r.expect("every case ran"))
-        .collect()
+    results.into_inner().expect("results").into_iter().map(|r| r.expect("every case ran")).collect()
 }
 
 #[test]
 fn pqp_conformance_cases() {
     let started = Instant::now();
     let static_lib = built_library("librapidpqp.a");
-    let exe = common::cbuild::compile(
-        c_compiler(),
-        "pqp_conformance.c",
-        "pqp_conformance",
-        &static_link(&static_lib),
-    );
+    let exe = common::cbuild::compile(c_compiler(), "pqp_conformance.c", "pqp_conformance", &static_link(&static_lib));
     let cases = pqp_cases();
-    assert!(
-        !cases.is_empty(),
-        "no PQP case selected in tests/data/conformance"
-    );
+    assert!(!cases.is_empty(), "no PQP case selected in tests/data/conformance");
 
     let misuse = run(Command::new(&exe), "pqp_conformance (misuse checks)");
-    let workers = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .min(cases.len());
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(cases.len());
     let queries_started = Instant::now();
     let runs = run_cases(&exe, &["--no-misuse", "--no-header"], &cases, workers);
     let queries_seconds = queries_started.elapsed().as_secs_f64();
@@ -153,11 +131,7 @@ fn pqp_conformance_cases() {
         cases.len(),
         started.elapsed().as_secs_f64()
     ));
-    let report = if details.is_empty() {
-        table
-    } else {
-        format!("{table}\ndetails:\n{details}")
-    };
+    let report = if details.is_empty() { table } else { format!("{table}\ndetails:\n{details}") };
     let report_path = scratch_dir("c_tests").join("pqp_conformance.txt");
     std::fs::write(&report_path, &report).expect("write the report");
     println!("{report}\n(report saved in {})", report_path.display());
@@ -174,24 +148,13 @@ fn pqp_conformance_cases() {
 #[test]
 fn pqp_conformance_small_cases_under_asan() {
     let static_lib = built_library("librapidpqp.a");
-    let Some(exe) = try_compile_asan(
-        c_compiler(),
-        "pqp_conformance.c",
-        "pqp_conformance_asan",
-        &static_lib,
-    ) else {
+    let Some(exe) = try_compile_asan(c_compiler(), "pqp_conformance.c", "pqp_conformance_asan", &static_lib) else {
         return;
     };
     let cases = only_named(pqp_cases(), &["single", "degenerate"]);
     let mut command = Command::new(&exe);
-    command
-        .env("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
-        .args(&cases);
+    command.env("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0").args(&cases);
     let output = run(command, "pqp_conformance (AddressSanitizer)");
     println!("{}", report(&output));
-    assert!(
-        output.status.success(),
-        "pqp_conformance under AddressSanitizer failed ({})",
-        output.status
-    );
+    assert!(output.status.success(), "pqp_conformance under AddressSanitizer failed ({})", output.status);
 }

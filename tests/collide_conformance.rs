@@ -37,7 +37,13 @@ fn brute_force(case: &Case, pose: usize, frame: TriangleFrame) -> Vec<(i32, i32)
     pairs
 }
 
-fn ours(case: &Case, pose: usize, first_contact: bool, frame: TriangleFrame, out: &mut CollideResult) -> Vec<(i32, i32)> {
+fn ours(
+    case: &Case,
+    pose: usize,
+    first_contact: bool,
+    frame: TriangleFrame,
+    out: &mut CollideResult,
+) -> Vec<(i32, i32)> {
     let (p1, p2) = &case.poses[pose];
     let request = CollideRequest { first_contact, frame, ..Default::default() };
     collide(&case.a, p1, &case.b, p2, &request, out);
@@ -45,7 +51,13 @@ fn ours(case: &Case, pose: usize, first_contact: bool, frame: TriangleFrame, out
 }
 
 /// Compares one recorded file; returns (agreeing poses, poses, mean recorded tests, mean ours).
-fn check_file(case: &Case, file: &str, frame: TriangleFrame, first: bool, skip: &dyn Fn(usize) -> bool) -> (usize, usize, f64, f64) {
+fn check_file(
+    case: &Case,
+    file: &str,
+    frame: TriangleFrame,
+    first: bool,
+    skip: &dyn Fn(usize) -> bool,
+) -> (usize, usize, f64, f64) {
     let recorded = contact_lines(case, file);
     assert_eq!(recorded.len(), case.poses.len(), "{}: {file}", case.name);
     let mut out = CollideResult::new();

@@ -1,9 +1,9 @@
 //! Collide against brute force (every triangle pair tested exactly) on random and degenerate
 //! soups at random poses and scales.
 
+use rapidpqp::bv::obb::BoxTest;
 use rapidpqp::geometry::tri_intersect::triangles_intersect;
 use rapidpqp::query::{CollideRequest, CollideResult, TriangleFrame, collide};
-use rapidpqp::bv::obb::BoxTest;
 use rapidpqp::{Mat3, Model, Placement, Triangle, Vec3};
 
 struct Rng(u64);

@@ -41,21 +41,12 @@ fn cxx(std: &str, opt: u32) -> Command {
 }
 
 fn run(command: Command, what: &str) -> Output {
-    common::cbuild::run_or_explain(
-        command,
-        what,
-        "; the C++ tests need a C++ compiler (g++) and binutils",
-    )
+    common::cbuild::run_or_explain(command, what, "; the C++ tests need a C++ compiler (g++) and binutils")
 }
 
 fn run_ok(command: Command, what: &str) -> String {
     let output = run(command, what);
-    assert!(
-        output.status.success(),
-        "{what} failed ({}):\n{}",
-        output.status,
-        report(&output)
-    );
+    assert!(output.status.success(), "{what} failed ({}):\n{}", output.status, report(&output));
     text(&output.stdout)
 }
 
@@ -81,34 +72,17 @@ fn build_three_ways(name: &str) -> Built {
 
     let one_step = dir.join(format!("{name}_src"));
     let mut command = cxx("c++11", 2);
-    command
-        .arg(source(&format!("{name}.cpp")))
-        .arg(&static_lib)
-        .args(SYSTEM_LIBS)
-        .arg("-o")
-        .arg(&one_step);
-    run_ok(
-        command,
-        &format!("compiling {name}.cpp against librapidpqp.a"),
-    );
+    command.arg(source(&format!("{name}.cpp"))).arg(&static_lib).args(SYSTEM_LIBS).arg("-o").arg(&one_step);
+    run_ok(command, &format!("compiling {name}.cpp against librapidpqp.a"));
 
     let object = dir.join(format!("{name}.o"));
     let mut command = cxx("c++11", 0);
-    command
-        .arg("-c")
-        .arg(source(&format!("{name}.cpp")))
-        .arg("-o")
-        .arg(&object);
+    command.arg("-c").arg(source(&format!("{name}.cpp"))).arg("-o").arg(&object);
     run_ok(command, &format!("compiling {name}.cpp to an object file"));
 
     let with_static = dir.join(format!("{name}_obj_static"));
     let mut command = cxx("c++11", 0);
-    command
-        .arg(&object)
-        .arg(&static_lib)
-        .args(SYSTEM_LIBS)
-        .arg("-o")
-        .arg(&with_static);
+    command.arg(&object).arg(&static_lib).args(SYSTEM_LIBS).arg("-o").arg(&with_static);
     run_ok(command, &format!("linking {name}.o with librapidpqp.a"));
 
     let with_shared = dir.join(format!("{name}_obj_shared"));
@@ -143,20 +117,11 @@ fn build_three_ways(name: &str) -> Built {
         );
         outputs.push(stdout);
     }
-    assert_eq!(
-        outputs[0], outputs[1],
-        "{name}: the object linked with librapidpqp.a prints otherwise"
-    );
-    assert_eq!(
-        outputs[0], outputs[2],
-        "{name}: the object linked with librapidpqp.so prints otherwise"
-    );
+    assert_eq!(outputs[0], outputs[1], "{name}: the object linked with librapidpqp.a prints otherwise");
+    assert_eq!(outputs[0], outputs[2], "{name}: the object linked with librapidpqp.so prints otherwise");
     let last = outputs[0].lines().last().unwrap_or("").to_string();
     println!("{name}: built three ways, {last}");
-    Built {
-        object,
-        output: outputs.swap_remove(0),
-    }
+    Built { object, output: outputs.swap_remove(0) }
 }
 
 /// The lines of `output` whose first word is `kind`, split into words after it.
@@ -170,13 +135,11 @@ fn lines_of<'a>(output: &'a str, kind: &str) -> Vec<Vec<&'a str>> {
 }
 
 fn int(word: &str) -> i64 {
-    word.parse()
-        .unwrap_or_else(|e| panic!("{word:?} is not an integer: {e}"))
+    word.parse().unwrap_or_else(|e| panic!("{word:?} is not an integer: {e}"))
 }
 
 fn float(word: &str) -> f64 {
-    word.parse()
-        .unwrap_or_else(|e| panic!("{word:?} is not a number: {e}"))
+    word.parse().unwrap_or_else(|e| panic!("{word:?} is not a number: {e}"))
 }
 
 /// A printed contact line: return code, the two test counts, the pairs in order.
@@ -186,9 +149,7 @@ type Contacts = (i64, i64, i64, Vec<(i32, i32)>);
 fn contact_line(words: &[&str]) -> Contacts {
     let n = int(words[3]) as usize;
     assert_eq!(words.len(), 4 + 2 * n, "contact line {words:?}");
-    let pairs = (0..n)
-        .map(|k| (int(words[4 + 2 * k]) as i32, int(words[5 + 2 * k]) as i32))
-        .collect();
+    let pairs = (0..n).map(|k| (int(words[4 + 2 * k]) as i32, int(words[5 + 2 * k]) as i32)).collect();
     (int(words[0]), int(words[1]), int(words[2]), pairs)
 }
 
@@ -206,10 +167,7 @@ fn nm(args: &[&OsStr], what: &str) -> HashSet<String> {
 /// The symbols `library` (of this build) defines, per `nm <flag> --defined-only`.
 fn defined_by_library(library: &str, flag: &str) -> HashSet<String> {
     let lib = built_library(library);
-    nm(
-        &[flag.as_ref(), "--defined-only".as_ref(), lib.as_os_str()],
-        library,
-    )
+    nm(&[flag.as_ref(), "--defined-only".as_ref(), lib.as_os_str()], library)
 }
 
 fn defined_static() -> &'static HashSet<String> {
@@ -230,17 +188,12 @@ fn defined_by_system() -> &'static HashSet<String> {
         for lib in ["libstdc++.so.6", "libc.so.6", "libm.so.6", "libgcc_s.so.1"] {
             let mut command = cxx("c++11", 0);
             command.arg(format!("-print-file-name={lib}"));
-            let path = run_ok(command, "the C++ compiler (-print-file-name)")
-                .trim()
-                .to_string();
+            let path = run_ok(command, "the C++ compiler (-print-file-name)").trim().to_string();
             if !Path::new(&path).is_absolute() {
                 panic!("the C++ compiler does not know where {lib} is ({path})");
             }
             let path = std::fs::canonicalize(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-            all.extend(nm(
-                &["-D".as_ref(), "--defined-only".as_ref(), path.as_os_str()],
-                lib,
-            ));
+            all.extend(nm(&["-D".as_ref(), "--defined-only".as_ref(), path.as_os_str()], lib));
         }
         all
     })
@@ -248,10 +201,7 @@ fn defined_by_system() -> &'static HashSet<String> {
 
 /// Every undefined symbol of `object` is defined by both libraries or by the system's.
 fn check_undefined_symbols(object: &Path) -> Vec<String> {
-    let undefined = nm(
-        &["-u".as_ref(), object.as_os_str()],
-        &object.display().to_string(),
-    );
+    let undefined = nm(&["-u".as_ref(), object.as_os_str()], &object.display().to_string());
     // Names the static linker itself provides.
     let linker = ["_GLOBAL_OFFSET_TABLE_", "__dso_handle"];
     let mut ours = Vec::new();
@@ -264,10 +214,7 @@ fn check_undefined_symbols(object: &Path) -> Vec<String> {
         let in_shared = defined_shared().contains(sym);
         if in_static || in_shared {
             if !(in_static && in_shared) {
-                missing.push(format!(
-                    "{sym} (only in {})",
-                    if in_static { ".a" } else { ".so" }
-                ));
+                missing.push(format!("{sym} (only in {})", if in_static { ".a" } else { ".so" }));
             }
             ours.push(sym.clone());
         } else if !defined_by_system().contains(sym) {
@@ -288,17 +235,9 @@ fn check_undefined_symbols(object: &Path) -> Vec<String> {
 /// variants (`C2Ev`, `D2Ev`) and the names containing one of `unused`.
 fn assert_uses_symbols(object: &Path, name: &str, symbols: &[&str], unused: &[&str]) {
     let ours = check_undefined_symbols(object);
-    let skipped = |sym: &&&str| {
-        ["C2Ev", "D2Ev"]
-            .iter()
-            .chain(unused)
-            .any(|u| sym.contains(u))
-    };
+    let skipped = |sym: &&&str| ["C2Ev", "D2Ev"].iter().chain(unused).any(|u| sym.contains(u));
     for sym in symbols.iter().filter(|sym| !skipped(sym)) {
-        assert!(
-            ours.iter().any(|o| o == sym),
-            "{name}.o does not use {sym}: {ours:?}"
-        );
+        assert!(ours.iter().any(|o| o == sym), "{name}.o does not use {sym}: {ours:?}");
     }
 }
 
@@ -378,21 +317,13 @@ const VCOLLIDE_SYMBOLS: &[&str] = &[
 ];
 
 /// V-COLLIDE 1.x's members that differ from 2.01's (VCOLLIDE.md §7), for old object files.
-const VCOLLIDE_1X_SYMBOLS: &[&str] = &[
-    "_ZN8VCollide6AddTriEPdS0_S0_",
-    "_ZN8VCollide7CollideEv",
-    "_ZN8VCollide6ReportEiP12VCReportType",
-];
+const VCOLLIDE_1X_SYMBOLS: &[&str] =
+    &["_ZN8VCollide6AddTriEPdS0_S0_", "_ZN8VCollide7CollideEv", "_ZN8VCollide6ReportEiP12VCReportType"];
 
 #[test]
 fn both_libraries_export_every_client_symbol_of_the_specs() {
     let mut missing = Vec::new();
-    for sym in RAPID_SYMBOLS
-        .iter()
-        .chain(PQP_SYMBOLS)
-        .chain(VCOLLIDE_SYMBOLS)
-        .chain(VCOLLIDE_1X_SYMBOLS)
-    {
+    for sym in RAPID_SYMBOLS.iter().chain(PQP_SYMBOLS).chain(VCOLLIDE_SYMBOLS).chain(VCOLLIDE_1X_SYMBOLS) {
         if !defined_static().contains(*sym) {
             missing.push(format!("{sym} (librapidpqp.a)"));
         }
@@ -415,11 +346,7 @@ fn headers_compile_alone_in_old_and_new_dialects() {
     let dir = scratch_dir();
     for header in ["RAPID.H", "PQP.h", "VCollide.H"] {
         let file = dir.join(format!("only_{}.cpp", header.replace('.', "_")));
-        std::fs::write(
-            &file,
-            format!("#include \"{header}\"\nint main() {{ return 0; }}\n"),
-        )
-        .expect("write a probe");
+        std::fs::write(&file, format!("#include \"{header}\"\nint main() {{ return 0; }}\n")).expect("write a probe");
         for std in ["c++98", "c++20"] {
             let mut command = cxx(std, 0);
             command.arg("-fsyntax-only").arg(&file);
@@ -439,11 +366,7 @@ mod legacy {
     use rapidpqp::ffi::vcollide as v;
 
     pub fn corners(t: &rapidpqp::Triangle) -> [[f64; 3]; 3] {
-        [
-            [t[0].x, t[0].y, t[0].z],
-            [t[1].x, t[1].y, t[1].z],
-            [t[2].x, t[2].y, t[2].z],
-        ]
+        [[t[0].x, t[0].y, t[0].z], [t[1].x, t[1].y, t[1].z], [t[2].x, t[2].y, t[2].z]]
     }
 
     pub fn rapid_model(tris: &[rapidpqp::Triangle]) -> *mut r::RAPID_model {
@@ -451,9 +374,7 @@ mod legacy {
         for (k, t) in tris.iter().enumerate() {
             let c = corners(t);
             // SAFETY: a live model and 3 doubles per corner.
-            let rc = unsafe {
-                r::RAPID_AddTri(m, c[0].as_ptr(), c[1].as_ptr(), c[2].as_ptr(), k as c_int)
-            };
+            let rc = unsafe { r::RAPID_AddTri(m, c[0].as_ptr(), c[1].as_ptr(), c[2].as_ptr(), k as c_int) };
             assert_eq!(rc, r::RAPID_OK);
         }
         // SAFETY: a live model.
@@ -490,15 +411,8 @@ mod legacy {
             );
             let n = r::RAPID_num_contacts as usize;
             let contact = r::RAPID_contact;
-            let pairs = (0..n)
-                .map(|k| ((*contact.add(k)).id1, (*contact.add(k)).id2))
-                .collect();
-            (
-                rc as i64,
-                r::RAPID_num_box_tests as i64,
-                r::RAPID_num_tri_tests as i64,
-                pairs,
-            )
+            let pairs = (0..n).map(|k| ((*contact.add(k)).id1, (*contact.add(k)).id2)).collect();
+            (rc as i64, r::RAPID_num_box_tests as i64, r::RAPID_num_tri_tests as i64, pairs)
         }
     }
 
@@ -507,9 +421,7 @@ mod legacy {
         for (k, t) in tris.iter().enumerate() {
             let c = corners(t);
             // SAFETY: a live model and 3 doubles per corner.
-            let rc = unsafe {
-                p::PQP_AddTri(m, c[0].as_ptr(), c[1].as_ptr(), c[2].as_ptr(), k as c_int)
-            };
+            let rc = unsafe { p::PQP_AddTri(m, c[0].as_ptr(), c[1].as_ptr(), c[2].as_ptr(), k as c_int) };
             assert_eq!(rc, p::PQP_OK);
         }
         // SAFETY: a live model.
@@ -520,9 +432,9 @@ mod legacy {
     pub use p::{PQP_Collide, PQP_Distance, PQP_Tolerance};
     pub use p::{PQP_CollideResult, PQP_DistanceResult, PQP_ToleranceResult};
     pub use v::{
-        VCReportType, vcActivateObject, vcActivatePair, vcAddTriWithId, vcClose, vcCollide,
-        vcCollideAll, vcDeactivateObject, vcDeactivatePair, vcDeleteObject, vcEndObject,
-        vcNewObject, vcOpen, vcReport, vcReportTriPairs, vcUpdateTrans,
+        VCReportType, vcActivateObject, vcActivatePair, vcAddTriWithId, vcClose, vcCollide, vcCollideAll,
+        vcDeactivateObject, vcDeactivatePair, vcDeleteObject, vcEndObject, vcNewObject, vcOpen, vcReport,
+        vcReportTriPairs, vcUpdateTrans,
     };
 }
 
@@ -543,20 +455,15 @@ fn tori() -> &'static Case {
 #[test]
 fn rapid_sample_client_matches_rapid_and_the_c_api() {
     let built = build_three_ways("rapid_sample");
-    let lines: HashMap<String, Contacts> = lines_of(&built.output, "collide")
-        .into_iter()
-        .map(|w| (w[0].to_string(), contact_line(&w[1..])))
-        .collect();
+    let lines: HashMap<String, Contacts> =
+        lines_of(&built.output, "collide").into_iter().map(|w| (w[0].to_string(), contact_line(&w[1..]))).collect();
     let case = tori();
     let recorded = contact_lines(case, "rapid_all.txt");
 
     // Placements 0..2 are poses 0..2 of the tori case: RAPID's recorded contacts.
     for pose in 0..3 {
         let (rc, _, _, pairs) = &lines[&pose.to_string()];
-        assert_eq!(
-            *rc, recorded[pose].rc as i64,
-            "placement {pose}: return code"
-        );
+        assert_eq!(*rc, recorded[pose].rc as i64, "placement {pose}: return code");
         assert_eq!(
             sorted(pairs.clone()),
             sorted(recorded[pose].pairs.clone()),
@@ -566,16 +473,9 @@ fn rapid_sample_client_matches_rapid_and_the_c_api() {
     // First contact: one of the pairs of placement 0.
     let (rc, _, _, first) = &lines["3"];
     assert_eq!((*rc, first.len()), (0, 1), "first contact of placement 0");
-    assert!(
-        recorded[0].pairs.contains(&first[0]),
-        "first contact {:?} is not a contact",
-        first[0]
-    );
+    assert!(recorded[0].pairs.contains(&first[0]), "first contact {:?} is not a contact", first[0]);
     // The scaled overload with s = 1 is the unscaled call.
-    assert_eq!(
-        lines["s1"], lines["0"],
-        "RAPID_Collide(..., 1.0, ..., 1.0, ...) differs from the unscaled call"
-    );
+    assert_eq!(lines["s1"], lines["0"], "RAPID_Collide(..., 1.0, ..., 1.0, ...) differs from the unscaled call");
 
     // Everything equals the legacy C API on the same input (same trees, same traversal).
     let m1 = legacy::rapid_model(&case.a_tris);
@@ -593,27 +493,16 @@ fn rapid_sample_client_matches_rapid_and_the_c_api() {
     ];
     for (label, r1, t1, s1, s2, flag) in calls {
         let expected = legacy::rapid_collide(m1, r1, t1, s1, m2, identity(), [0.0; 3], s2, flag);
-        assert_eq!(
-            lines[label], expected,
-            "placement {label}: C++ and C answers differ"
-        );
+        assert_eq!(lines[label], expected, "placement {label}: C++ and C answers differ");
     }
     // SAFETY: live models from RAPID_model_new.
     unsafe {
         rapidpqp::ffi::rapid::RAPID_model_delete(m1);
         rapidpqp::ffi::rapid::RAPID_model_delete(m2);
     }
-    assert!(
-        !lines["s2"].3.is_empty(),
-        "the scaled placement should collide"
-    );
+    assert!(!lines["s2"].3.is_empty(), "the scaled placement should collide");
 
-    assert_uses_symbols(
-        &built.object,
-        "rapid_sample",
-        RAPID_SYMBOLS,
-        &["build_hierarchy"],
-    );
+    assert_uses_symbols(&built.object, "rapid_sample", RAPID_SYMBOLS, &["build_hierarchy"]);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -633,44 +522,23 @@ fn pqp_client_matches_pqp_and_the_c_api() {
     let first = lines_of(out, "first");
     let distance = lines_of(out, "distance");
     let tolerance = lines_of(out, "tolerance");
-    assert_eq!(
-        (collide.len(), first.len(), distance.len(), tolerance.len()),
-        (3, 3, 3, 3)
-    );
+    assert_eq!((collide.len(), first.len(), distance.len(), tolerance.len()), (3, 3, 3, 3));
 
     // Against PQP's recorded answers.
     for pose in 0..3 {
         let (rc, _, _, pairs) = contact_line(&collide[pose][1..]);
         assert_eq!(rc, 0);
-        assert_eq!(
-            sorted(pairs.clone()),
-            sorted(recorded_all[pose].pairs.clone()),
-            "pose {pose}: PQP_Collide pairs"
-        );
+        assert_eq!(sorted(pairs.clone()), sorted(recorded_all[pose].pairs.clone()), "pose {pose}: PQP_Collide pairs");
         let (rc, _, _, one) = contact_line(&first[pose][1..]);
         assert_eq!(rc, 0);
-        assert_eq!(
-            one.len(),
-            recorded_first[pose].pairs.len(),
-            "pose {pose}: first contact count"
-        );
-        assert!(
-            one.iter().all(|p| pairs.contains(p)),
-            "pose {pose}: first contact not a contact"
-        );
+        assert_eq!(one.len(), recorded_first[pose].pairs.len(), "pose {pose}: first contact count");
+        assert!(one.iter().all(|p| pairs.contains(p)), "pose {pose}: first contact not a contact");
         let d = float(distance[pose][4]);
         let expected = recorded_distance[pose][1];
-        assert!(
-            (d - expected).abs() <= 1e-12 * (1.0 + expected),
-            "pose {pose}: distance {d} vs PQP's {expected}"
-        );
+        assert!((d - expected).abs() <= 1e-12 * (1.0 + expected), "pose {pose}: distance {d} vs PQP's {expected}");
         let row = &recorded_tolerance[pose * 4 + 2];
         assert_eq!(row[1], 0.012000000000000002, "pqp_tolerance.txt layout");
-        assert_eq!(
-            int(tolerance[pose][4]),
-            row[3] as i64,
-            "pose {pose}: closer than 0.012"
-        );
+        assert_eq!(int(tolerance[pose][4]), row[3] as i64, "pose {pose}: closer than 0.012");
     }
 
     // Against the legacy C API on the same input, in the same order (the distance warm start
@@ -707,17 +575,8 @@ fn pqp_client_matches_pqp_and_the_c_api() {
                 // SAFETY: num_pairs entries.
                 .map(|k| unsafe { ((*res.pairs.add(k)).id1, (*res.pairs.add(k)).id2) })
                 .collect();
-            let expected = (
-                rc as i64,
-                res.num_bv_tests as i64,
-                res.num_tri_tests as i64,
-                pairs,
-            );
-            assert_eq!(
-                contact_line(&printed[1..]),
-                expected,
-                "pose {pose} flag {flag}: C++ and C answers differ"
-            );
+            let expected = (rc as i64, res.num_bv_tests as i64, res.num_tri_tests as i64, pairs);
+            assert_eq!(contact_line(&printed[1..]), expected, "pose {pose} flag {flag}: C++ and C answers differ");
             // SAFETY: pairs from the C layer.
             unsafe { rapidpqp::ffi::pqp::PQP_CollideResult_FreePairsList(&mut res) };
         }
@@ -744,12 +603,7 @@ fn pqp_client_matches_pqp_and_the_c_api() {
             "pose {pose}: distance counts"
         );
         let numbers: Vec<f64> = printed[4..].iter().map(|w| float(w)).collect();
-        let expected: Vec<f64> = [d.distance]
-            .iter()
-            .chain(&d.p1)
-            .chain(&d.p2)
-            .copied()
-            .collect();
+        let expected: Vec<f64> = [d.distance].iter().chain(&d.p1).chain(&d.p2).copied().collect();
         assert_eq!(numbers, expected, "pose {pose}: distance and points");
         // SAFETY: as above.
         let mut tr: legacy::PQP_ToleranceResult = unsafe { std::mem::zeroed() };
@@ -768,20 +622,8 @@ fn pqp_client_matches_pqp_and_the_c_api() {
         };
         let printed = &tolerance[pose];
         assert_eq!(
-            (
-                int(printed[1]),
-                int(printed[2]),
-                int(printed[3]),
-                int(printed[4]),
-                float(printed[5])
-            ),
-            (
-                rc as i64,
-                tr.num_bv_tests as i64,
-                tr.num_tri_tests as i64,
-                tr.closer_than_tolerance as i64,
-                tr.distance
-            ),
+            (int(printed[1]), int(printed[2]), int(printed[3]), int(printed[4]), float(printed[5])),
+            (rc as i64, tr.num_bv_tests as i64, tr.num_tri_tests as i64, tr.closer_than_tolerance as i64, tr.distance),
             "pose {pose}: tolerance"
         );
     }
@@ -799,48 +641,12 @@ fn pqp_client_matches_pqp_and_the_c_api() {
 
 /// The frames of vcollide_client.cpp: per frame, per cube, its translation.
 const FRAMES: [[[f64; 3]; 5]; 6] = [
-    [
-        [0.0, 0.0, 0.0],
-        [2.0, 0.0, 0.0],
-        [4.0, 0.0, 0.0],
-        [6.0, 0.0, 0.0],
-        [8.0, 0.0, 0.0],
-    ],
-    [
-        [0.0, 0.0, 0.0],
-        [0.9, 0.0, 0.0],
-        [4.0, 0.0, 0.0],
-        [6.0, 0.0, 0.0],
-        [8.0, 0.0, 0.0],
-    ],
-    [
-        [0.0, 0.0, 0.0],
-        [1.0, 0.0, 0.0],
-        [1.5, 0.5, 0.0],
-        [6.0, 0.0, 0.0],
-        [6.3, 0.2, 0.1],
-    ],
-    [
-        [0.0, 0.0, 0.0],
-        [1.0000001, 0.0, 0.0],
-        [1.5, 0.5, 0.0],
-        [6.0, 0.0, 0.0],
-        [6.3, 0.2, 0.1],
-    ],
-    [
-        [0.0, 0.0, 0.0],
-        [0.2, 0.1, 0.0],
-        [0.3, 0.3, 0.3],
-        [0.1, 0.0, 0.9],
-        [6.0, 0.0, 0.0],
-    ],
-    [
-        [0.0, 0.0, 0.0],
-        [0.2, 0.1, 0.0],
-        [0.3, 0.3, 0.3],
-        [0.1, 0.0, 0.9],
-        [6.0, 0.0, 0.0],
-    ],
+    [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [4.0, 0.0, 0.0], [6.0, 0.0, 0.0], [8.0, 0.0, 0.0]],
+    [[0.0, 0.0, 0.0], [0.9, 0.0, 0.0], [4.0, 0.0, 0.0], [6.0, 0.0, 0.0], [8.0, 0.0, 0.0]],
+    [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.5, 0.5, 0.0], [6.0, 0.0, 0.0], [6.3, 0.2, 0.1]],
+    [[0.0, 0.0, 0.0], [1.0000001, 0.0, 0.0], [1.5, 0.5, 0.0], [6.0, 0.0, 0.0], [6.3, 0.2, 0.1]],
+    [[0.0, 0.0, 0.0], [0.2, 0.1, 0.0], [0.3, 0.3, 0.3], [0.1, 0.0, 0.9], [6.0, 0.0, 0.0]],
+    [[0.0, 0.0, 0.0], [0.2, 0.1, 0.0], [0.3, 0.3, 0.3], [0.1, 0.0, 0.9], [6.0, 0.0, 0.0]],
 ];
 
 /// The 12 triangles of the unit cube, in vcollide_client.cpp's order.
@@ -849,10 +655,7 @@ fn cube() -> Vec<[[f64; 3]; 3]> {
         let c = |bit: usize| if k & bit != 0 { 0.5 } else { -0.5 };
         [c(4), c(2), c(1)]
     };
-    CUBE_QUADS
-        .iter()
-        .flat_map(|q| [[v(q[0]), v(q[1]), v(q[2])], [v(q[0]), v(q[2]), v(q[3])]])
-        .collect()
+    CUBE_QUADS.iter().flat_map(|q| [[v(q[0]), v(q[1]), v(q[2])], [v(q[0]), v(q[2]), v(q[3])]]).collect()
 }
 
 /// Which object pairs are tested in a frame (activation and deletion as in the program).
@@ -886,9 +689,7 @@ fn vcollide_client_matches_brute_force_and_the_c_api() {
         let line = &frames[2 * f];
         assert_eq!((int(line[0]) as usize, line[1]), (f, "first"));
         let n = int(line[2]) as usize;
-        let got: Vec<String> = (0..n)
-            .map(|k| format!("{} {}", line[3 + 2 * k], line[4 + 2 * k]))
-            .collect();
+        let got: Vec<String> = (0..n).map(|k| format!("{} {}", line[3 + 2 * k], line[4 + 2 * k])).collect();
         assert_eq!(got, expected, "frame {f}: colliding pairs (first contact)");
     }
 
@@ -901,27 +702,13 @@ fn vcollide_client_matches_brute_force_and_the_c_api() {
             assert_eq!(legacy::vcNewObject(h, &mut id), 1);
             assert_eq!(id, i);
             for (t, tri) in cube().iter().enumerate() {
-                assert_eq!(
-                    legacy::vcAddTriWithId(
-                        h,
-                        tri[0].as_ptr(),
-                        tri[1].as_ptr(),
-                        tri[2].as_ptr(),
-                        t as c_int
-                    ),
-                    1
-                );
+                assert_eq!(legacy::vcAddTriWithId(h, tri[0].as_ptr(), tri[1].as_ptr(), tri[2].as_ptr(), t as c_int), 1);
             }
             assert_eq!(legacy::vcEndObject(h), 1);
         }
         for (f, frame) in FRAMES.iter().enumerate() {
             for (i, t) in frame.iter().enumerate() {
-                let mut m = [
-                    [1.0, 0.0, 0.0, t[0]],
-                    [0.0, 1.0, 0.0, t[1]],
-                    [0.0, 0.0, 1.0, t[2]],
-                    [0.0, 0.0, 0.0, 1.0],
-                ];
+                let mut m = [[1.0, 0.0, 0.0, t[0]], [0.0, 1.0, 0.0, t[1]], [0.0, 0.0, 1.0, t[2]], [0.0, 0.0, 0.0, 1.0]];
                 if f == 5 && i == 2 {
                     m[0][0] = 0.0;
                     m[0][1] = -1.0;
@@ -941,22 +728,11 @@ fn vcollide_client_matches_brute_force_and_the_c_api() {
                 legacy::vcDeleteObject(h, 4);
             }
             for (all, line) in [(false, &frames[2 * f]), (true, &frames[2 * f + 1])] {
-                assert_eq!(
-                    if all {
-                        legacy::vcCollideAll(h)
-                    } else {
-                        legacy::vcCollide(h)
-                    },
-                    1
-                );
+                assert_eq!(if all { legacy::vcCollideAll(h) } else { legacy::vcCollide(h) }, 1);
                 let n = legacy::vcReport(h, 0, std::ptr::null_mut());
                 let mut pairs = vec![legacy::VCReportType::default(); n as usize];
                 legacy::vcReport(h, n, pairs.as_mut_ptr());
-                let mut words = vec![
-                    f.to_string(),
-                    (if all { "all" } else { "first" }).to_string(),
-                    n.to_string(),
-                ];
+                let mut words = vec![f.to_string(), (if all { "all" } else { "first" }).to_string(), n.to_string()];
                 for (k, p) in pairs.iter().enumerate() {
                     words.push(p.id1.to_string());
                     words.push(p.id2.to_string());
@@ -971,11 +747,7 @@ fn vcollide_client_matches_brute_force_and_the_c_api() {
                         }
                     }
                 }
-                assert_eq!(
-                    line.join(" "),
-                    words.join(" "),
-                    "frame {f}: C++ and C reports differ"
-                );
+                assert_eq!(line.join(" "), words.join(" "), "frame {f}: C++ and C reports differ");
             }
         }
         legacy::vcClose(h);
@@ -992,11 +764,7 @@ fn vcollide_client_matches_brute_force_and_the_c_api() {
 fn vcollide_1x_object_links_and_runs() {
     let built = build_three_ways("vcollide1x_client");
     let report = lines_of(&built.output, "report");
-    assert_eq!(
-        report,
-        vec![vec!["2", "0", "1", "1", "2"], vec!["0"]],
-        "1.x reports"
-    );
+    assert_eq!(report, vec![vec!["2", "0", "1", "1", "2"], vec!["0"]], "1.x reports");
     assert_uses_symbols(&built.object, "vcollide1x_client", VCOLLIDE_1X_SYMBOLS, &[]);
 }
 
@@ -1006,12 +774,7 @@ fn vcollide_1x_object_links_and_runs() {
 #[test]
 fn programs_are_clean_under_address_sanitizer() {
     let static_lib = built_library("librapidpqp.a");
-    for name in [
-        "rapid_sample",
-        "pqp_client",
-        "vcollide_client",
-        "vcollide1x_client",
-    ] {
+    for name in ["rapid_sample", "pqp_client", "vcollide_client", "vcollide1x_client"] {
         let exe = scratch_dir().join(format!("{name}_asan"));
         let mut command = cxx("c++11", 1);
         command
@@ -1023,10 +786,7 @@ fn programs_are_clean_under_address_sanitizer() {
             .arg(&exe);
         let output = run(command, "the C++ compiler");
         if !output.status.success() {
-            println!(
-                "AddressSanitizer build not available, skipped:\n{}",
-                text(&output.stderr)
-            );
+            println!("AddressSanitizer build not available, skipped:\n{}", text(&output.stderr));
             return;
         }
         let mut command = Command::new(&exe);

@@ -31,7 +31,10 @@ fn distance_to_soup(p: &Vec3, tris: &[Triangle]) -> f64 {
 #[test]
 fn distance_agrees_with_recorded_pqp() {
     let mut failures = Vec::new();
-    println!("{:<14} {:>9} {:>14} {:>14} {:>12} {:>12}", "case", "agree", "PQP bv tests", "our bv tests", "PQP tri", "our tri");
+    println!(
+        "{:<14} {:>9} {:>14} {:>14} {:>12} {:>12}",
+        "case", "agree", "PQP bv tests", "our bv tests", "PQP tri", "our tri"
+    );
     for name in all_cases() {
         let case = Case::load(&name);
         if !case.has("pqp_distance.txt") {

@@ -28,12 +28,8 @@ fn committed_header_matches_generated() {
         return;
     }
 
-    let committed = std::fs::read_to_string(&committed_path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {}: {e}\nGenerate it with `{BLESS}`.",
-            committed_path.display()
-        )
-    });
+    let committed = std::fs::read_to_string(&committed_path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}\nGenerate it with `{BLESS}`.", committed_path.display()));
     if committed != GENERATED {
         panic!(
             "include/rapidpqp.h is stale: it differs from the header generated from the sources \
@@ -50,13 +46,7 @@ fn line_diff(old: &str, new: &str) -> String {
     let b: Vec<&str> = new.lines().collect();
     let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     let max_suffix = a.len().min(b.len()) - prefix;
-    let suffix = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take(max_suffix)
-        .take_while(|(x, y)| x == y)
-        .count();
+    let suffix = a.iter().rev().zip(b.iter().rev()).take(max_suffix).take_while(|(x, y)| x == y).count();
     let (mid_a, mid_b) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
 
     // Edit script of the middle: longest common subsequence by dynamic programming when it is
@@ -108,9 +98,7 @@ fn line_diff(old: &str, new: &str) -> String {
     for (k, &(tag, text)) in ops.iter().enumerate() {
         if near_change(k) {
             if skipped {
-                out.push_str(&format!(
-                    "@@ committed line {line_a}, generated line {line_b} @@\n"
-                ));
+                out.push_str(&format!("@@ committed line {line_a}, generated line {line_b} @@\n"));
             }
             if shown == MAX_DIFF_LINES {
                 out.push_str("... (diff cut)\n");
@@ -131,9 +119,7 @@ fn line_diff(old: &str, new: &str) -> String {
     }
     if out.is_empty() {
         // Same lines, different bytes: line endings or a missing final newline.
-        out.push_str(
-            "(the lines are equal; the files differ in line endings or the final newline)\n",
-        );
+        out.push_str("(the lines are equal; the files differ in line endings or the final newline)\n");
     }
     out
 }
@@ -141,9 +127,6 @@ fn line_diff(old: &str, new: &str) -> String {
 #[test]
 fn line_diff_marks_changed_lines() {
     let d = line_diff("a\nb\nc\nd\ne\nf\ng\n", "a\nb\nc\nX\ne\nf\ng\n");
-    assert_eq!(
-        d,
-        "@@ committed line 2, generated line 2 @@\n b\n c\n-d\n+X\n e\n f\n"
-    );
+    assert_eq!(d, "@@ committed line 2, generated line 2 @@\n b\n c\n-d\n+X\n e\n f\n");
     assert!(line_diff("a\n", "a\r\n").contains("line endings"));
 }

@@ -68,16 +68,8 @@ fn load_scene(dir: &Path) -> Scene {
         .filter(|p| p.extension().is_some_and(|x| x == "obj"))
         .collect();
     // Byte-wise order of the file names.
-    names.sort_by(|a, b| {
-        a.file_name()
-            .unwrap()
-            .as_encoded_bytes()
-            .cmp(b.file_name().unwrap().as_encoded_bytes())
-    });
-    let objects: Vec<Vec<Triangle>> = names
-        .iter()
-        .map(|p| load_obj(p).unwrap().triangles())
-        .collect();
+    names.sort_by(|a, b| a.file_name().unwrap().as_encoded_bytes().cmp(b.file_name().unwrap().as_encoded_bytes()));
+    let objects: Vec<Vec<Triangle>> = names.iter().map(|p| load_obj(p).unwrap().triangles()).collect();
     let n = objects.len();
 
     let text = std::fs::read_to_string(dir.join("frames.txt")).expect("frames.txt");
@@ -90,9 +82,7 @@ fn load_scene(dir: &Path) -> Scene {
             continue;
         }
         let int = |k: usize| -> i32 {
-            w.get(k)
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("frames.txt:{}: bad command", number + 1))
+            w.get(k).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("frames.txt:{}: bad command", number + 1))
         };
         let command = match first {
             "deactivate_pair" => Some(SceneCommand::DeactivatePair(int(1), int(2))),
@@ -107,46 +97,26 @@ fn load_scene(dir: &Path) -> Scene {
         }
         let numbers: Vec<f64> = w
             .iter()
-            .map(|v| {
-                v.parse()
-                    .unwrap_or_else(|_| panic!("frames.txt:{}: bad number {v:?}", number + 1))
-            })
+            .map(|v| v.parse().unwrap_or_else(|_| panic!("frames.txt:{}: bad number {v:?}", number + 1)))
             .collect();
-        assert_eq!(
-            numbers.len(),
-            16 * n,
-            "frames.txt:{}: 16 numbers per object",
-            number + 1
-        );
-        let poses = numbers
-            .chunks(16)
-            .map(|m| std::array::from_fn(|r| std::array::from_fn(|c| m[4 * r + c])))
-            .collect();
-        frames.push(Frame {
-            commands: std::mem::take(&mut pending),
-            poses,
-        });
+        assert_eq!(numbers.len(), 16 * n, "frames.txt:{}: 16 numbers per object", number + 1);
+        let poses =
+            numbers.chunks(16).map(|m| std::array::from_fn(|r| std::array::from_fn(|c| m[4 * r + c]))).collect();
+        frames.push(Frame { commands: std::mem::take(&mut pending), poses });
     }
 
-    let report =
-        std::fs::read_to_string(dir.join("vcollide_report.txt")).expect("vcollide_report.txt");
+    let report = std::fs::read_to_string(dir.join("vcollide_report.txt")).expect("vcollide_report.txt");
     let expected: Vec<Vec<(i32, i32)>> = report
         .lines()
         .take(frames.len())
         .map(|line| {
-            let v: Vec<i32> = words(line)
-                .map(|x| x.parse().expect("report number"))
-                .collect();
+            let v: Vec<i32> = words(line).map(|x| x.parse().expect("report number")).collect();
             assert_eq!(v.len(), 1 + 2 * v[0] as usize, "report line {line:?}");
             v[1..].chunks(2).map(|p| (p[0], p[1])).collect()
         })
         .collect();
     assert_eq!(expected.len(), frames.len(), "one report line per frame");
-    Scene {
-        objects,
-        frames,
-        expected,
-    }
+    Scene { objects, frames, expected }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -190,25 +160,16 @@ fn rust_engine_replays_the_scene() {
             world.set_pose(i as ObjectId, pose).unwrap();
         }
         update_time += start.elapsed().as_secs_f64();
-        let got: Vec<(i32, i32)> = world
-            .collide(true)
-            .iter()
-            .map(|c| (c.id1 as i32, c.id2 as i32))
-            .collect();
+        let got: Vec<(i32, i32)> = world.collide(true).iter().map(|c| (c.id1 as i32, c.id2 as i32)).collect();
         let t = start.elapsed().as_secs_f64();
         loop_time += t;
         frame_times.push(t);
         candidates += world.candidates().count();
-        world
-            .validate()
-            .unwrap_or_else(|e| panic!("frame {f}: {e}"));
+        world.validate().unwrap_or_else(|e| panic!("frame {f}: {e}"));
         if got == scene.expected[f] {
             agreeing += 1;
         } else {
-            mismatches.push(format!(
-                "frame {f}: V-COLLIDE {:?}, rapidpqp {got:?}",
-                scene.expected[f]
-            ));
+            mismatches.push(format!("frame {f}: V-COLLIDE {:?}, rapidpqp {got:?}", scene.expected[f]));
         }
     }
     let frames = scene.frames.len();
@@ -228,12 +189,7 @@ fn rust_engine_replays_the_scene() {
         world.broad_phase_swaps(),
         setup.as_secs_f64(),
     );
-    assert!(
-        mismatches.is_empty(),
-        "{} frames differ:\n{}",
-        mismatches.len(),
-        mismatches.join("\n")
-    );
+    assert!(mismatches.is_empty(), "{} frames differ:\n{}", mismatches.len(), mismatches.join("\n"));
 }
 
 #[test]
@@ -243,9 +199,7 @@ fn rust_engine_matches_all_pairs_collide_on_the_scene() {
     let scene = load_scene(&scene_dir());
     let mut world = World::new();
     for tris in &scene.objects {
-        world
-            .add_object(tris.clone(), (0..tris.len() as i32).collect())
-            .unwrap();
+        world.add_object(tris.clone(), (0..tris.len() as i32).collect()).unwrap();
     }
     for (f, frame) in scene.frames.iter().enumerate() {
         for &c in &frame.commands {
@@ -282,28 +236,17 @@ fn compile_c(source: &str, exe: &str) -> PathBuf {
 #[test]
 fn c_api_replays_the_scene() {
     let exe = compile_c("vcollide_scene.c", "vcollide_scene");
-    let output = Command::new(&exe)
-        .arg(scene_dir())
-        .output()
-        .expect("run vcollide_scene");
+    let output = Command::new(&exe).arg(scene_dir()).output().expect("run vcollide_scene");
     let report = report(&output);
     println!("{report}");
-    assert!(
-        output.status.success(),
-        "vcollide_scene failed ({}):\n{report}",
-        output.status
-    );
+    assert!(output.status.success(), "vcollide_scene failed ({}):\n{report}", output.status);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Misuse, through the extern functions
 
-const IDENTITY: [[f64; 4]; 4] = [
-    [1.0, 0.0, 0.0, 0.0],
-    [0.0, 1.0, 0.0, 0.0],
-    [0.0, 0.0, 1.0, 0.0],
-    [0.0, 0.0, 0.0, 1.0],
-];
+const IDENTITY: [[f64; 4]; 4] =
+    [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
 
 /// An open V-COLLIDE handle, closed on drop.
 struct Handle(*mut std::ffi::c_void);
@@ -332,13 +275,7 @@ impl Handle {
     fn add_cube(&self) -> i32 {
         let (code, id) = self.new_object();
         assert_eq!(code, VC_OK);
-        let c = |i: usize| {
-            [
-                [-0.5, 0.5][i & 1],
-                [-0.5, 0.5][(i >> 1) & 1],
-                [-0.5, 0.5][(i >> 2) & 1],
-            ]
-        };
+        let c = |i: usize| [[-0.5, 0.5][i & 1], [-0.5, 0.5][(i >> 1) & 1], [-0.5, 0.5][(i >> 2) & 1]];
         for q in common::CUBE_QUADS {
             assert_eq!(self.add_tri(c(q[0]), c(q[1]), c(q[2])), VC_OK);
             assert_eq!(self.add_tri(c(q[0]), c(q[2]), c(q[3])), VC_OK);
@@ -403,32 +340,14 @@ fn misuse_build_state_machine() {
     assert_eq!(h.collide(), VC_ERR_CALL_OUT_OF_SEQUENCE);
     // SAFETY (all blocks below): live handle.
     assert_eq!(unsafe { vcCollideAll(h.0) }, VC_ERR_CALL_OUT_OF_SEQUENCE);
-    assert_eq!(
-        unsafe { vcDeleteObject(h.0, 0) },
-        VC_ERR_CALL_OUT_OF_SEQUENCE
-    );
-    assert_eq!(
-        unsafe { vcActivateObject(h.0, 0) },
-        VC_ERR_CALL_OUT_OF_SEQUENCE
-    );
-    assert_eq!(
-        unsafe { vcDeactivateObject(h.0, 0) },
-        VC_ERR_CALL_OUT_OF_SEQUENCE
-    );
-    assert_eq!(
-        unsafe { vcActivatePair(h.0, 0, 0) },
-        VC_ERR_CALL_OUT_OF_SEQUENCE
-    );
-    assert_eq!(
-        unsafe { vcDeactivatePair(h.0, 0, 0) },
-        VC_ERR_CALL_OUT_OF_SEQUENCE
-    );
+    assert_eq!(unsafe { vcDeleteObject(h.0, 0) }, VC_ERR_CALL_OUT_OF_SEQUENCE);
+    assert_eq!(unsafe { vcActivateObject(h.0, 0) }, VC_ERR_CALL_OUT_OF_SEQUENCE);
+    assert_eq!(unsafe { vcDeactivateObject(h.0, 0) }, VC_ERR_CALL_OUT_OF_SEQUENCE);
+    assert_eq!(unsafe { vcActivatePair(h.0, 0, 0) }, VC_ERR_CALL_OUT_OF_SEQUENCE);
+    assert_eq!(unsafe { vcDeactivatePair(h.0, 0, 0) }, VC_ERR_CALL_OUT_OF_SEQUENCE);
     // Bad triangles are refused and leave the object empty.
     assert_eq!(h.add_tri(p, q, [f64::NAN, 0.0, 0.0]), VC_ERR_NON_FINITE);
-    assert_eq!(
-        h.add_tri(p, [f64::INFINITY, 0.0, 0.0], r),
-        VC_ERR_NON_FINITE
-    );
+    assert_eq!(h.add_tri(p, [f64::INFINITY, 0.0, 0.0], r), VC_ERR_NON_FINITE);
     // SAFETY: live handle; NULL corners are checked.
     assert_eq!(
         unsafe { vcAddTri(h.0, p.as_ptr().cast_mut(), std::ptr::null_mut(), r.as_ptr().cast_mut()) },
@@ -441,10 +360,7 @@ fn misuse_build_state_machine() {
     assert_eq!(h.update(1, &IDENTITY), VC_OK);
     // NewObject with a NULL out pointer starts nothing.
     // SAFETY: live handle; NULL is checked.
-    assert_eq!(
-        unsafe { vcNewObject(h.0, std::ptr::null_mut()) },
-        VC_ERR_NULL_POINTER
-    );
+    assert_eq!(unsafe { vcNewObject(h.0, std::ptr::null_mut()) }, VC_ERR_NULL_POINTER);
     assert_eq!(h.add_tri(p, q, r), VC_ERR_CALL_OUT_OF_SEQUENCE);
     assert_eq!(h.new_object(), (VC_OK, 2));
 }
@@ -521,10 +437,7 @@ fn misuse_transforms() {
         assert_eq!(h.report(), vec![], "{m:?} changed the pose");
     }
     // SAFETY: live handle; NULL is checked.
-    assert_eq!(
-        unsafe { vcUpdateTrans(h.0, 1, std::ptr::null_mut()) },
-        VC_ERR_NULL_POINTER
-    );
+    assert_eq!(unsafe { vcUpdateTrans(h.0, 1, std::ptr::null_mut()) }, VC_ERR_NULL_POINTER);
     // Row 3 is not read: junk there changes nothing.
     let mut junk = translated(0.9);
     junk[3] = [f64::NAN, 7.0, -1.0, 0.0];
@@ -540,10 +453,7 @@ fn misuse_transforms() {
     assert_eq!(h.report(), vec![]);
     // The §5.6 probe: 0.34, then the next double below it; must not hang.
     assert_eq!(h.update(1, &translated(0.34)), VC_OK);
-    assert_eq!(
-        h.update(1, &translated(f64::from_bits(0.34f64.to_bits() - 1))),
-        VC_OK
-    );
+    assert_eq!(h.update(1, &translated(f64::from_bits(0.34f64.to_bits() - 1))), VC_OK);
     assert_eq!(h.update(0, &IDENTITY), VC_OK);
     assert_eq!(h.collide(), VC_OK);
     assert_eq!(h.report(), vec![(0, 1)]);
@@ -556,15 +466,9 @@ fn misuse_handles_and_reports() {
     unsafe {
         vcClose(std::ptr::null_mut());
         let mut id = 0;
-        assert_eq!(
-            vcNewObject(std::ptr::null_mut(), &mut id),
-            VC_ERR_NULL_POINTER
-        );
+        assert_eq!(vcNewObject(std::ptr::null_mut(), &mut id), VC_ERR_NULL_POINTER);
         assert_eq!(vcCollide(std::ptr::null_mut()), VC_ERR_NULL_POINTER);
-        assert_eq!(
-            vcReport(std::ptr::null_mut(), 0, std::ptr::null_mut()),
-            VC_ERR_NULL_POINTER
-        );
+        assert_eq!(vcReport(std::ptr::null_mut(), 0, std::ptr::null_mut()), VC_ERR_NULL_POINTER);
     }
     let h = Handle::open();
     // Before any collide: 0 pairs.
@@ -572,10 +476,7 @@ fn misuse_handles_and_reports() {
     unsafe {
         assert_eq!(vcReport(h.0, 0, std::ptr::null_mut()), 0);
         assert_eq!(vcReport(h.0, 5, std::ptr::null_mut()), VC_ERR_NULL_POINTER);
-        assert_eq!(
-            vcReportTriPairs(h.0, 0, 0, std::ptr::null_mut()),
-            VC_ERR_INVALID_INDEX
-        );
+        assert_eq!(vcReportTriPairs(h.0, 0, 0, std::ptr::null_mut()), VC_ERR_INVALID_INDEX);
     }
     for _ in 0..4 {
         h.add_cube();
@@ -594,39 +495,23 @@ fn misuse_handles_and_reports() {
         assert_eq!(vcReport(h.0, 2, two.as_mut_ptr()), 3);
         assert_eq!(
             two,
-            [
-                VCReportType { id1: 0, id2: 1 },
-                VCReportType { id1: 0, id2: 2 },
-                VCReportType { id1: -9, id2: -9 }
-            ]
+            [VCReportType { id1: 0, id2: 1 }, VCReportType { id1: 0, id2: 2 }, VCReportType { id1: -9, id2: -9 }]
         );
         // Not consumed: the same again.
         assert_eq!(vcReport(h.0, 3, two.as_mut_ptr()), 3);
         // First contact: no triangle pairs; out-of-range indices are refused.
         assert_eq!(vcReportTriPairs(h.0, 0, 0, std::ptr::null_mut()), 0);
-        assert_eq!(
-            vcReportTriPairs(h.0, 3, 0, std::ptr::null_mut()),
-            VC_ERR_INVALID_INDEX
-        );
-        assert_eq!(
-            vcReportTriPairs(h.0, -1, 0, std::ptr::null_mut()),
-            VC_ERR_INVALID_INDEX
-        );
+        assert_eq!(vcReportTriPairs(h.0, 3, 0, std::ptr::null_mut()), VC_ERR_INVALID_INDEX);
+        assert_eq!(vcReportTriPairs(h.0, -1, 0, std::ptr::null_mut()), VC_ERR_INVALID_INDEX);
         // All contacts: the same object pairs, with triangle pairs (ids = index in object).
         assert_eq!(vcCollideAll(h.0), VC_OK);
         assert_eq!(h.report(), expected);
         let n = vcReportTriPairs(h.0, 0, 0, std::ptr::null_mut());
         assert!(n > 0);
-        assert_eq!(
-            vcReportTriPairs(h.0, 0, 1, std::ptr::null_mut()),
-            VC_ERR_NULL_POINTER
-        );
+        assert_eq!(vcReportTriPairs(h.0, 0, 1, std::ptr::null_mut()), VC_ERR_NULL_POINTER);
         let mut tris = vec![VCReportType::default(); n as usize];
         assert_eq!(vcReportTriPairs(h.0, 0, n, tris.as_mut_ptr()), n);
-        assert!(
-            tris.iter()
-                .all(|t| (0..12).contains(&t.id1) && (0..12).contains(&t.id2))
-        );
+        assert!(tris.iter().all(|t| (0..12).contains(&t.id1) && (0..12).contains(&t.id2)));
         // The report survives deletions and failed calls until the next collide.
         assert_eq!(vcDeleteObject(h.0, 1), VC_OK);
         assert_eq!(h.report(), expected);
@@ -643,16 +528,10 @@ fn misuse_handles_and_reports() {
     unsafe {
         vcClose(raw);
         assert_eq!(vcCollide(raw), VC_ERR_INVALID_HANDLE);
-        assert_eq!(
-            vcReport(raw, 0, std::ptr::null_mut()),
-            VC_ERR_INVALID_HANDLE
-        );
+        assert_eq!(vcReport(raw, 0, std::ptr::null_mut()), VC_ERR_INVALID_HANDLE);
         // A pointer vcOpen never returned is refused too.
         let mut not_a_handle = 0u64;
-        assert_eq!(
-            vcCollide((&raw mut not_a_handle).cast()),
-            VC_ERR_INVALID_HANDLE
-        );
+        assert_eq!(vcCollide((&raw mut not_a_handle).cast()), VC_ERR_INVALID_HANDLE);
     }
     assert!(!vcStatusMessage(VC_ERR_NOT_RIGID).is_null());
 }

@@ -121,14 +121,7 @@ const GUARD: f64 = 1e-12;
 /// The reference form of the test (boxes as given, any axis order); the collide query runs
 /// the same axes on two node pairs at a time. The sphere part of [`BoxTest::Dual`] and
 /// [`BoxTest::SphereSat15`] needs the spheres, so here those variants test only their axes.
-pub fn disjoint(
-    a_half: &Vec3,
-    b_axes: &Mat3,
-    b_center: &Vec3,
-    b_half: &Vec3,
-    slack: f64,
-    test: BoxTest,
-) -> bool {
+pub fn disjoint(a_half: &Vec3, b_axes: &Mat3, b_center: &Vec3, b_half: &Vec3, slack: f64, test: BoxTest) -> bool {
     // Renumber both boxes' axes by increasing extent.
     let order = |h: &Vec3| {
         let mut o = [0usize, 1, 2];
@@ -446,12 +439,7 @@ impl CollideNode {
         let ds = (sc - ss.map(|v| v as f64)).norm() + s_err;
         let radius = f32_up((sphere.radius / frame.unit + ds) * (1.0 + 1e-12));
         let row = |k: usize| [stored[0][k] as f32, stored[1][k] as f32, stored[2][k] as f32, cs[k] as f32];
-        CollideNode {
-            frame: [row(0), row(1), row(2)],
-            half: h,
-            sphere: [ss.x, ss.y, ss.z, radius],
-            payload,
-        }
+        CollideNode { frame: [row(0), row(1), row(2)], half: h, sphere: [ss.x, ss.y, ss.z, radius], payload }
     }
 
     /// True when `x` (packed coordinates) is in every slab of the box, up to `tolerance`;
@@ -707,11 +695,7 @@ pub(crate) fn spheres_disjoint<A: Spheres, B: Spheres>(a: &impl Side<A>, b: &imp
 /// the nodes of lane `l` are disjoint. Every radius sum is widened by `slack`, so touching
 /// nodes never are.
 #[inline(always)]
-pub(crate) fn pair_disjoint<const TEST: u8>(
-    a: &impl Side<NodePair>,
-    b: &impl Side<PlacedPair>,
-    slack: f64,
-) -> u32 {
+pub(crate) fn pair_disjoint<const TEST: u8>(a: &impl Side<NodePair>, b: &impl Side<PlacedPair>, slack: f64) -> u32 {
     let spheres = if uses_spheres(TEST) { spheres_disjoint(a, b, slack) } else { 0 };
     if spheres == 3 {
         return spheres;
@@ -732,11 +716,7 @@ pub(crate) fn pair_disjoint<const TEST: u8>(
 /// half-extents, as does b's, and the guard added to every `|c_ij|` covers that. `slack`
 /// covers the rounding of the placement and of `d` (a few ε times the packed magnitudes).
 #[inline(always)]
-pub(crate) fn boxes_disjoint<const TEST: u8>(
-    a: &impl Side<NodePair>,
-    b: &impl Side<PlacedPair>,
-    slack: f64,
-) -> u32 {
+pub(crate) fn boxes_disjoint<const TEST: u8>(a: &impl Side<NodePair>, b: &impl Side<PlacedPair>, slack: f64) -> u32 {
     let sl = F2::splat(slack);
     let mut out = 0;
     // c[i][j] = a_i · b_j, d = b's centre - a's centre, t[i] = a_i · d, e = |c| + guard.
@@ -758,9 +738,11 @@ pub(crate) fn boxes_disjoint<const TEST: u8>(
     }
     macro_rules! face_b {
         ($j:literal) => {
-            (fb[0][$j] * d[0] + fb[1][$j] * d[1] + fb[2][$j] * d[2])
-                .abs()
-                .gt((ah[0] * e[0][$j] + ah[1] * e[1][$j] + ah[2] * e[2][$j]) + bh[$j] + sl)
+            (fb[0][$j] * d[0] + fb[1][$j] * d[1] + fb[2][$j] * d[2]).abs().gt((ah[0] * e[0][$j]
+                + ah[1] * e[1][$j]
+                + ah[2] * e[2][$j])
+                + bh[$j]
+                + sl)
         };
     }
     macro_rules! cross {
@@ -864,16 +846,8 @@ mod tests {
             let hb = Vec3::new(rnd(), rnd(), rnd());
             let r = rot(Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5), 6.0 * rnd());
             // A point inside a; put b's centre so that this point is inside b too.
-            let p = Vec3::new(
-                (2.0 * rnd() - 1.0) * ha.x,
-                (2.0 * rnd() - 1.0) * ha.y,
-                (2.0 * rnd() - 1.0) * ha.z,
-            );
-            let u = Vec3::new(
-                (2.0 * rnd() - 1.0) * hb.x,
-                (2.0 * rnd() - 1.0) * hb.y,
-                (2.0 * rnd() - 1.0) * hb.z,
-            );
+            let p = Vec3::new((2.0 * rnd() - 1.0) * ha.x, (2.0 * rnd() - 1.0) * ha.y, (2.0 * rnd() - 1.0) * ha.z);
+            let u = Vec3::new((2.0 * rnd() - 1.0) * hb.x, (2.0 * rnd() - 1.0) * hb.y, (2.0 * rnd() - 1.0) * hb.z);
             let center = p - r * u;
             for test in BoxTest::ALL {
                 assert!(!disjoint(&ha, &r, &center, &hb, 0.0, test), "{test:?}");
@@ -980,13 +954,24 @@ mod tests {
                 _ => v.map(f64::abs),
             };
             let (ha, hb) = (half(v(4.0)), half(v(4.0)));
-            let (ra, rb) = (rot(v(1.0) + Vec3::new(1e-3, 0.0, 0.0), v(14.0).x), rot(v(1.0) + Vec3::new(0.0, 1e-3, 0.0), v(14.0).y));
+            let (ra, rb) = (
+                rot(v(1.0) + Vec3::new(1e-3, 0.0, 0.0), v(14.0).x),
+                rot(v(1.0) + Vec3::new(0.0, 1e-3, 0.0), v(14.0).y),
+            );
             let r = rot(v(1.0) + Vec3::new(0.0, 0.0, 1e-3), v(14.0).z);
             let (t, scale) = (v(8.0), if round % 3 == 0 { 0.25 + v(4.0).z.abs() } else { 1.0 });
             let (ca, oa, ob, ea, eb) = (v(6.0), v(10.0), v(10.0), v(6.0).x as i32, v(6.0).y as i32);
             let (wa, wb) = (v(2.0), v(2.0));
             // A point of a on its boundary (each coordinate at ± the extent or inside).
-            let at_face = |h: f64, w: f64| if w.abs() < 0.5 { h * 2.0 * w } else if w > 0.0 { h } else { -h };
+            let at_face = |h: f64, w: f64| {
+                if w.abs() < 0.5 {
+                    h * 2.0 * w
+                } else if w > 0.0 {
+                    h
+                } else {
+                    -h
+                }
+            };
             let ua = Vec3::new(at_face(ha.x, wa.x), at_face(ha.y, wa.y), at_face(ha.z, wa.z));
             let ub = Vec3::new(at_face(hb.x, wb.x), at_face(hb.y, wb.y), at_face(hb.z, wb.z));
             let p = ca + ra * ua;
@@ -995,7 +980,8 @@ mod tests {
             let a = Obb { axes: ra, center: ca, half: ha };
             let b = Obb { axes: rb, center: cb, half: hb };
             let sphere = |o: &Obb| Sphere { center: o.center, radius: o.half.norm() * (1.0 + 1e-12) };
-            let (fa, fb) = (PackedFrame { origin: oa, unit: 2f64.powi(ea) }, PackedFrame { origin: ob, unit: 2f64.powi(eb) });
+            let (fa, fb) =
+                (PackedFrame { origin: oa, unit: 2f64.powi(ea) }, PackedFrame { origin: ob, unit: 2f64.powi(eb) });
             let na = CollideNode::new(&a, &sphere(&a), &fa, 0);
             let nb = CollideNode::new(&b, &sphere(&b), &fb, 0);
             let (pair_a, pair_b) = (NodePair::new(&na, &na), NodePair::new(&nb, &nb));

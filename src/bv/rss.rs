@@ -113,12 +113,7 @@ impl Rss {
             need2 = need2.max(dx * dx + dy * dy + dz * dz);
         }
         let radius = r.max(need2.sqrt());
-        Rss {
-            axes: *axes,
-            corner: axes * Vec3::new(xlo, ylo, zc),
-            lengths: [xhi - xlo, yhi - ylo],
-            radius,
-        }
+        Rss { axes: *axes, corner: axes * Vec3::new(xlo, ylo, zc), lengths: [xhi - xlo, yhi - ylo], radius }
     }
 
     /// Distance from `p` to the rectangle (not the swept volume).
@@ -132,8 +127,7 @@ impl Rss {
     /// True when `p` is inside the volume, up to a rounding allowance of `1e-12` relative to the
     /// numbers involved. For tests and validation.
     pub fn contains_point(&self, p: &Vec3) -> bool {
-        let tol = 1e-12
-            * (self.radius + self.lengths[0] + self.lengths[1] + self.corner.amax() + p.amax());
+        let tol = 1e-12 * (self.radius + self.lengths[0] + self.lengths[1] + self.corner.amax() + p.amax());
         self.rectangle_point_distance(p) <= self.radius + tol
     }
 
@@ -141,8 +135,7 @@ impl Rss {
     /// plus the sphere's diameter.
     #[inline]
     pub fn size(&self) -> f64 {
-        (self.lengths[0] * self.lengths[0] + self.lengths[1] * self.lengths[1]).sqrt()
-            + 2.0 * self.radius
+        (self.lengths[0] * self.lengths[0] + self.lengths[1] * self.lengths[1]).sqrt() + 2.0 * self.radius
     }
 }
 
@@ -244,13 +237,7 @@ pub fn rectangle_distance(
     let scale = a_corner.amax() + b_corner.amax() + amax3(&t);
     let lb = rect_lower_bound(a_lengths, &bj, &t, b_lengths, 0.0, f64::INFINITY, scale);
     let margin = 1e-13
-        * (a_corner.amax()
-            + b_corner.amax()
-            + amax3(&t)
-            + a_lengths[0]
-            + a_lengths[1]
-            + b_lengths[0]
-            + b_lengths[1]);
+        * (a_corner.amax() + b_corner.amax() + amax3(&t) + a_lengths[0] + a_lengths[1] + b_lengths[0] + b_lengths[1]);
     (lb - margin).max(0.0)
 }
 
@@ -314,11 +301,7 @@ fn edge_pair<const K: usize>(
     } else {
         // The lines' closest point on a's edge ((d2 × r)·n / |n|², n = d1 × d2, written out).
         let perp = d2[m] * d2[m] + d2[2] * d2[2];
-        let s = if perp > 0.0 {
-            ratio01(d2[K] * (d2[m] * rm + d2[2] * rz) - rk * perp, len * perp)
-        } else {
-            0.0
-        };
+        let s = if perp > 0.0 { ratio01(d2[K] * (d2[m] * rm + d2[2] * rz) - rk * perp, len * perp) } else { 0.0 };
         let num = len * d2[K] * s + f;
         if num < 0.0 {
             (clamp01(-rk / len), 0.0)
@@ -561,11 +544,9 @@ mod tests {
                     break v / n;
                 }
             };
-            nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
-                q[0], q[1], q[2], q[3],
-            ))
-            .to_rotation_matrix()
-            .into_inner()
+            nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]))
+                .to_rotation_matrix()
+                .into_inner()
         }
         /// A random rotation, sometimes axis-aligned (exact entries) or a quarter turn.
         fn rotation_mixed(&mut self) -> Mat3 {
@@ -584,14 +565,7 @@ mod tests {
 
     /// Reference rectangle distance: each rectangle as two triangles, the minimum of the four
     /// exact triangle distances.
-    fn ref_rect_distance(
-        aa: &Mat3,
-        ac: &Vec3,
-        al: [f64; 2],
-        ba: &Mat3,
-        bc: &Vec3,
-        bl: [f64; 2],
-    ) -> f64 {
+    fn ref_rect_distance(aa: &Mat3, ac: &Vec3, al: [f64; 2], ba: &Mat3, bc: &Vec3, bl: [f64; 2]) -> f64 {
         let a = corners(aa, ac, al);
         let b = corners(ba, bc, bl);
         let ta = [[a[0], a[1], a[2]], [a[0], a[2], a[3]]];
@@ -619,9 +593,8 @@ mod tests {
 
     /// A random point of the volume.
     fn sample(rng: &mut Rng, s: &Rss) -> Vec3 {
-        let on = s.corner
-            + s.axes.column(0) * (s.lengths[0] * rng.unit())
-            + s.axes.column(1) * (s.lengths[1] * rng.unit());
+        let on =
+            s.corner + s.axes.column(0) * (s.lengths[0] * rng.unit()) + s.axes.column(1) * (s.lengths[1] * rng.unit());
         on + rng.dir() * (s.radius * rng.unit().sqrt())
     }
 
@@ -657,8 +630,8 @@ mod tests {
             assert!(s.lengths[0] >= 0.0 && s.lengths[1] >= 0.0 && s.radius >= 0.0);
             // The radius is half the spread along the normal (up to the rounding cover).
             let zs: Vec<f64> = pts.iter().map(|p| axes.column(2).dot(p)).collect();
-            let spread = zs.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
-                - zs.iter().cloned().fold(f64::INFINITY, f64::min);
+            let spread =
+                zs.iter().cloned().fold(f64::NEG_INFINITY, f64::max) - zs.iter().cloned().fold(f64::INFINITY, f64::min);
             assert!(
                 (s.radius - 0.5 * spread).abs() <= 1e-12 * (1.0 + center.amax()),
                 "{} vs {}",
@@ -667,18 +640,14 @@ mod tests {
             );
             for p in &pts {
                 let d = s.rectangle_point_distance(p);
-                assert!(
-                    d <= s.radius * (1.0 + 1e-12) + 1e-12 * (1.0 + p.amax()),
-                    "point {p:?} at {d} > {}",
-                    s.radius
-                );
+                assert!(d <= s.radius * (1.0 + 1e-12) + 1e-12 * (1.0 + p.amax()), "point {p:?} at {d} > {}", s.radius);
                 assert!(s.contains_point(p));
             }
             total_points += n;
             // The rectangle is no larger than the points' extent along its axes.
             let xs: Vec<f64> = pts.iter().map(|p| axes.column(0).dot(p)).collect();
-            let xspread = xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
-                - xs.iter().cloned().fold(f64::INFINITY, f64::min);
+            let xspread =
+                xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max) - xs.iter().cloned().fold(f64::INFINITY, f64::min);
             assert!(s.lengths[0] <= xspread + 1e-9 * (1.0 + center.amax()));
         }
         assert!(total_points > 50_000);
@@ -720,76 +689,42 @@ mod tests {
     fn constructed_distances() {
         let id = Mat3::identity();
         // Parallel rectangles offset by h along the normal, overlapping in projection.
-        for &(h, ra, rb) in
-            &[(3.0, 0.5, 0.25), (1.0, 0.0, 0.0), (0.75, 0.25, 0.5), (10.0, 1.0, 2.0)]
-        {
+        for &(h, ra, rb) in &[(3.0, 0.5, 0.25), (1.0, 0.0, 0.0), (0.75, 0.25, 0.5), (10.0, 1.0, 2.0)] {
             let a = Rss { axes: id, corner: Vec3::zeros(), lengths: [2.0, 1.0], radius: ra };
-            let b = Rss {
-                axes: id,
-                corner: Vec3::new(0.5, 0.25, 0.0),
-                lengths: [1.0, 3.0],
-                radius: rb,
-            };
+            let b = Rss { axes: id, corner: Vec3::new(0.5, 0.25, 0.0), lengths: [1.0, 3.0], radius: rb };
             let d = rss_distance(&a, &b, &id, &Vec3::new(0.0, 0.0, h));
-            assert!(
-                (d - (h - ra - rb).max(0.0)).abs() <= 1e-11 * (1.0 + h),
-                "{d} vs {}",
-                h - ra - rb
-            );
+            assert!((d - (h - ra - rb).max(0.0)).abs() <= 1e-11 * (1.0 + h), "{d} vs {}", h - ra - rb);
             // Same through a rotated frame for b (b's model turned a quarter around z).
             let rz = Mat3::new(0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0);
-            let b2 = Rss {
-                axes: rz.transpose(),
-                corner: rz.transpose() * Vec3::new(0.5, 0.25, 0.0),
-                ..b
-            };
+            let b2 = Rss { axes: rz.transpose(), corner: rz.transpose() * Vec3::new(0.5, 0.25, 0.0), ..b };
             let d2 = rss_distance(&a, &b2, &rz, &Vec3::new(0.0, 0.0, h));
             assert!((d2 - d).abs() <= 2e-12 * (1.0 + h));
         }
         // Coplanar rectangles side by side, gap g.
         let a = Rss { axes: id, corner: Vec3::zeros(), lengths: [1.0, 1.0], radius: 0.1 };
-        let b =
-            Rss { axes: id, corner: Vec3::new(1.5, 0.5, 0.0), lengths: [1.0, 1.0], radius: 0.2 };
+        let b = Rss { axes: id, corner: Vec3::new(1.5, 0.5, 0.0), lengths: [1.0, 1.0], radius: 0.2 };
         let d = rss_distance(&a, &b, &id, &Vec3::zeros());
         assert!((d - 0.2).abs() <= 2e-12);
         // Diagonal corners: corner-to-corner distance.
-        let b =
-            Rss { axes: id, corner: Vec3::new(2.0, 3.0, 0.0), lengths: [1.0, 1.0], radius: 0.0 };
+        let b = Rss { axes: id, corner: Vec3::new(2.0, 3.0, 0.0), lengths: [1.0, 1.0], radius: 0.0 };
         let d = rss_distance(&a, &b, &id, &Vec3::zeros());
         assert!((d - (1.0f64 + 4.0).sqrt() + 0.1).abs() <= 2e-12);
         // Perpendicular rectangles: b stands on edge above a's interior.
         let standing = Mat3::new(1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0); // b's y axis = +z
-        let b = Rss {
-            axes: standing,
-            corner: Vec3::new(0.2, 0.5, 0.7),
-            lengths: [0.5, 1.0],
-            radius: 0.0,
-        };
+        let b = Rss { axes: standing, corner: Vec3::new(0.2, 0.5, 0.7), lengths: [0.5, 1.0], radius: 0.0 };
         let d = rss_distance(&a, &b, &id, &Vec3::zeros());
         assert!((d - 0.6).abs() <= 2e-12, "{d}");
         // Crossing rectangles: 0.
-        let b = Rss {
-            axes: standing,
-            corner: Vec3::new(0.2, 0.5, -0.7),
-            lengths: [0.5, 1.0],
-            radius: 0.0,
-        };
+        let b = Rss { axes: standing, corner: Vec3::new(0.2, 0.5, -0.7), lengths: [0.5, 1.0], radius: 0.0 };
         assert_eq!(rss_distance(&a, &b, &id, &Vec3::zeros()), 0.0);
         // Overlapping volumes: 0.
-        let b =
-            Rss { axes: id, corner: Vec3::new(1.1, 0.0, 0.1), lengths: [1.0, 1.0], radius: 0.1 };
+        let b = Rss { axes: id, corner: Vec3::new(1.1, 0.0, 0.1), lengths: [1.0, 1.0], radius: 0.1 };
         assert_eq!(rss_distance(&a, &b, &id, &Vec3::zeros()), 0.0);
         // Degenerate rectangles: points and segments.
-        let p =
-            Rss { axes: id, corner: Vec3::new(0.5, 0.5, 2.0), lengths: [0.0, 0.0], radius: 0.5 };
+        let p = Rss { axes: id, corner: Vec3::new(0.5, 0.5, 2.0), lengths: [0.0, 0.0], radius: 0.5 };
         let d = rss_distance(&a, &p, &id, &Vec3::zeros());
         assert!((d - 1.4).abs() <= 2e-12);
-        let s = Rss {
-            axes: standing,
-            corner: Vec3::new(3.0, 0.5, 0.0),
-            lengths: [0.0, 5.0],
-            radius: 0.0,
-        };
+        let s = Rss { axes: standing, corner: Vec3::new(3.0, 0.5, 0.0), lengths: [0.0, 5.0], radius: 0.0 };
         let d = rss_distance(&a, &s, &id, &Vec3::zeros());
         assert!((d - 1.9).abs() <= 2e-12);
         // The general rectangle distance agrees with the reference in a rotated frame.
@@ -877,10 +812,7 @@ mod tests {
             let low = (want - got) / s;
             worst[family as usize] = worst[family as usize].max((got - want).abs() / s);
             worst_low[family as usize] = worst_low[family as usize].max(low);
-            assert!(
-                low <= 1e-12,
-                "family {family}: {got} < {want}: {aa:?} {ac:?} {al:?} {ba:?} {bc:?} {bl:?}"
-            );
+            assert!(low <= 1e-12, "family {family}: {got} < {want}: {aa:?} {ac:?} {al:?} {ba:?} {bc:?} {bl:?}");
         }
         eprintln!("rectangle distance: worst |err|/scale per family {worst:?}");
     }
@@ -912,8 +844,7 @@ mod tests {
                 assert!(d <= (x - y).norm() + 1e-12, "{d} > sampled {}", (x - y).norm());
             }
             // The exact value from the reference rectangle distance.
-            let rect =
-                ref_rect_distance(&a.axes, &a.corner, a.lengths, &bw.axes, &bw.corner, b.lengths);
+            let rect = ref_rect_distance(&a.axes, &a.corner, a.lengths, &bw.axes, &bw.corner, b.lengths);
             let want = (rect - a.radius - b.radius).max(0.0);
             assert!(d <= want + 1e-13, "{d} > exact {want}");
             assert!(d >= want - 1e-11, "{d} < exact {want}");
@@ -988,12 +919,8 @@ mod tests {
         // Fit volumes to point clouds and compare with the true point-set distance.
         let mut rng = Rng(77);
         for _ in 0..3000 {
-            let pa: Vec<Vec3> = (0..8)
-                .map(|_| rng.vec(-1.0, 1.0).component_mul(&Vec3::new(1.0, 0.5, 0.1)))
-                .collect();
-            let pb: Vec<Vec3> = (0..8)
-                .map(|_| rng.vec(-1.0, 1.0).component_mul(&Vec3::new(0.2, 1.0, 0.4)))
-                .collect();
+            let pa: Vec<Vec3> = (0..8).map(|_| rng.vec(-1.0, 1.0).component_mul(&Vec3::new(1.0, 0.5, 0.1))).collect();
+            let pb: Vec<Vec3> = (0..8).map(|_| rng.vec(-1.0, 1.0).component_mul(&Vec3::new(0.2, 1.0, 0.4))).collect();
             let a = Rss::fit(&rng.rotation(), &pa);
             let b = Rss::fit(&rng.rotation(), &pb);
             let rot = rng.rotation();

@@ -63,8 +63,8 @@ pub unsafe extern "C" fn rpq_collide_batch(
             if out_colliding.is_null() && batch.n > 0 {
                 return Err(RPQ_ERR_NULL_POINTER);
             }
-            let request = if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }
-                .to_request()?;
+            let request =
+                if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
             let results = batch.run(threads, CollideResult::new, |m1, p1, m2, p2, out| {
                 collide::collide(m1, p1, m2, p2, &request, out);
                 (u8::from(out.colliding()), out.pairs.len() as u64)
@@ -285,8 +285,8 @@ fn pose_from_matrix(m: &[f64], tolerance: f64) -> Result<RpqPose, RpqStatus> {
         && (a[0] * a[1] + a[3] * a[4] + a[6] * a[7]).abs() <= tol
         && (a[0] * a[2] + a[3] * a[5] + a[6] * a[8]).abs() <= tol
         && (a[1] * a[2] + a[4] * a[5] + a[7] * a[8]).abs() <= tol;
-    let det = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6])
-        + a[2] * (a[3] * a[7] - a[4] * a[6]);
+    let det =
+        a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
     if !orthogonal || det.is_nan() || det <= 0.0 {
         return Err(RPQ_ERR_INVALID_ARGUMENT);
     }
@@ -398,9 +398,8 @@ impl<'a> Batch<'a> {
             }
         };
         let parts: Vec<Vec<(usize, Vec<R>)>> = std::thread::scope(|scope| {
-            let spawned: Vec<_> = (1..threads)
-                .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
-                .collect();
+            let spawned: Vec<_> =
+                (1..threads).filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok()).collect();
             // The calling thread works too; if no thread could be spawned it does it all.
             let mine = work();
             let mut parts = vec![mine];
@@ -438,9 +437,8 @@ unsafe fn read_poses(poses: *const RpqPose, count: usize) -> Result<Vec<Placemen
 mod tests {
     use super::*;
     use crate::ffi::native::{
-        RPQ_ERR_INVALID_SCALE, RpqDistanceResult, rpq_collide, rpq_collide_result_free,
-        rpq_collide_result_new, rpq_collide_result_num_pairs, rpq_distance, rpq_model_build, rpq_model_free,
-        rpq_tolerance,
+        RPQ_ERR_INVALID_SCALE, RpqDistanceResult, rpq_collide, rpq_collide_result_free, rpq_collide_result_new,
+        rpq_collide_result_num_pairs, rpq_distance, rpq_model_build, rpq_model_free, rpq_tolerance,
     };
 
     fn pose(k: usize) -> RpqPose {
@@ -458,17 +456,7 @@ mod tests {
         let mut tris = Vec::new();
         for k in 0..24 {
             let (a, b) = (0.26 * k as f64, 0.26 * (k + 1) as f64);
-            tris.extend_from_slice(&[
-                0.0,
-                0.0,
-                0.1 * (k % 3) as f64,
-                a.cos(),
-                a.sin(),
-                0.0,
-                b.cos(),
-                b.sin(),
-                0.2,
-            ]);
+            tris.extend_from_slice(&[0.0, 0.0, 0.1 * (k % 3) as f64, a.cos(), a.sin(), 0.0, b.cos(), b.sin(), 0.2]);
         }
         let mut m = std::ptr::null_mut();
         // SAFETY: 24 triangles of 9 doubles.
@@ -574,7 +562,18 @@ mod tests {
             let (mut col, mut pairs) = (vec![9u8; n], vec![9u64; n]);
             // SAFETY: arrays sized per the contract; models live.
             let rc = unsafe {
-                rpq_collide_batch(a, b, id.as_ptr(), 1, poses.as_ptr(), n, &request, 2, col.as_mut_ptr(), pairs.as_mut_ptr())
+                rpq_collide_batch(
+                    a,
+                    b,
+                    id.as_ptr(),
+                    1,
+                    poses.as_ptr(),
+                    n,
+                    &request,
+                    2,
+                    col.as_mut_ptr(),
+                    pairs.as_mut_ptr(),
+                )
             };
             (rc, pairs)
         };
@@ -623,10 +622,7 @@ mod tests {
         assert_eq!(bad(1, 0.1), RPQ_ERR_INVALID_ARGUMENT);
         assert_eq!(bad(10, -1.0), RPQ_ERR_INVALID_ARGUMENT, "a reflection");
         // SAFETY: n = 0 reads and writes nothing.
-        assert_eq!(
-            unsafe { rpq_poses_from_matrices(std::ptr::null(), 0, 1e-6, std::ptr::null_mut()) },
-            RPQ_OK
-        );
+        assert_eq!(unsafe { rpq_poses_from_matrices(std::ptr::null(), 0, 1e-6, std::ptr::null_mut()) }, RPQ_OK);
         let mut p = [pose(0)];
         // SAFETY: as above.
         assert_eq!(
@@ -667,18 +663,7 @@ mod tests {
             );
             let bad_request = RpqCollideRequest { first_contact: 0, box_test: 7, frame: 0 };
             assert_eq!(
-                rpq_collide_batch(
-                    a,
-                    b,
-                    pp,
-                    5,
-                    pp,
-                    5,
-                    &bad_request,
-                    1,
-                    col.as_mut_ptr(),
-                    std::ptr::null_mut()
-                ),
+                rpq_collide_batch(a, b, pp, 5, pp, 5, &bad_request, 1, col.as_mut_ptr(), std::ptr::null_mut()),
                 RPQ_ERR_INVALID_ARGUMENT
             );
             poses[4].translation[1] = f64::NAN;

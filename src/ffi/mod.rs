@@ -4,13 +4,13 @@
 //! Each exported body runs inside [`guard`], which turns a Rust panic into an error status,
 //! so no panic ever unwinds into the host program.
 
+pub mod batch;
+pub mod cxx;
 pub mod native;
 pub mod pqp;
 pub mod rapid;
-pub mod vcollide;
-pub mod batch;
-pub mod cxx;
 pub mod serialize;
+pub mod vcollide;
 
 use std::any::TypeId;
 use std::collections::HashMap;

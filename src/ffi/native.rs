@@ -206,9 +206,7 @@ pub unsafe extern "C" fn rpq_model_build(
         let coords = unsafe { std::slice::from_raw_parts(triangles, count) };
         let tris: Vec<Triangle> = coords
             .chunks_exact(9)
-            .map(|c| {
-                [Vec3::new(c[0], c[1], c[2]), Vec3::new(c[3], c[4], c[5]), Vec3::new(c[6], c[7], c[8])]
-            })
+            .map(|c| [Vec3::new(c[0], c[1], c[2]), Vec3::new(c[3], c[4], c[5]), Vec3::new(c[6], c[7], c[8])])
             .collect();
         // SAFETY: forwarded contract.
         unsafe { build_into(tris, ids, out_model) }
@@ -231,10 +229,7 @@ pub unsafe extern "C" fn rpq_model_build_indexed(
     out_model: *mut *mut RpqModel,
 ) -> RpqStatus {
     guard(RPQ_ERR_INTERNAL, || {
-        if out_model.is_null()
-            || (vertices.is_null() && num_vertices > 0)
-            || (faces.is_null() && num_faces > 0)
-        {
+        if out_model.is_null() || (vertices.is_null() && num_vertices > 0) || (faces.is_null() && num_faces > 0) {
             return RPQ_ERR_NULL_POINTER;
         }
         if num_faces == 0 {
@@ -359,12 +354,8 @@ pub unsafe extern "C" fn rpq_collide(
             let m2 = unsafe { model_ref(model2) }?;
             let p1 = unsafe { read_pose(pose1) }?;
             let p2 = unsafe { read_pose(pose2) }?;
-            let request = if request.is_null() {
-                RpqCollideRequest::default()
-            } else {
-                unsafe { *request }
-            }
-            .to_request()?;
+            let request =
+                if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
             let out = unsafe { &mut (*result).result };
             collide::collide(m1, &p1, m2, &p2, &request, out);
             Ok(())
@@ -392,9 +383,7 @@ pub unsafe extern "C" fn rpq_collide_result_num_pairs(result: *const RpqCollideR
 /// # Safety
 /// `result` is NULL or a live result.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rpq_collide_result_pairs(
-    result: *const RpqCollideResult,
-) -> *const RpqContactPair {
+pub unsafe extern "C" fn rpq_collide_result_pairs(result: *const RpqCollideResult) -> *const RpqContactPair {
     guard(std::ptr::null(), || {
         // SAFETY: forwarded contract.
         match unsafe { result.as_ref() } {

@@ -170,12 +170,7 @@ unsafe fn model_mut<'a>(model: *mut PQP_Model) -> Result<&'a mut PQP_Model, c_in
 #[unsafe(no_mangle)]
 pub extern "C" fn PQP_Model_new() -> *mut PQP_Model {
     guard(std::ptr::null_mut(), || {
-        new_handle(PQP_Model {
-            state: PQP_BUILD_STATE_EMPTY,
-            triangles: ModelBuilder::new(),
-            built: None,
-            last_tri: 0,
-        })
+        new_handle(PQP_Model { state: PQP_BUILD_STATE_EMPTY, triangles: ModelBuilder::new(), built: None, last_tri: 0 })
     })
 }
 
@@ -443,9 +438,7 @@ pub unsafe extern "C" fn PQP_Collide(
                 capacity = 2 * capacity + 8;
             }
             // SAFETY: pairs is NULL or from a previous realloc here.
-            let grown = unsafe {
-                libc::realloc(res.pairs.cast(), capacity * std::mem::size_of::<CollisionPair>())
-            };
+            let grown = unsafe { libc::realloc(res.pairs.cast(), capacity * std::mem::size_of::<CollisionPair>()) };
             if grown.is_null() {
                 return PQP_ERR_OUT_OF_MEMORY;
             }

@@ -159,11 +159,7 @@ unsafe fn model_ref<'a>(model: *const RAPID_model) -> Result<&'a RAPID_model, c_
 #[unsafe(no_mangle)]
 pub extern "C" fn RAPID_model_new() -> *mut RAPID_model {
     guard(std::ptr::null_mut(), || {
-        new_handle(RAPID_model {
-            state: RAPID_BUILD_STATE_CONST,
-            triangles: ModelBuilder::new(),
-            built: None,
-        })
+        new_handle(RAPID_model { state: RAPID_BUILD_STATE_CONST, triangles: ModelBuilder::new(), built: None })
     })
 }
 
@@ -192,11 +188,7 @@ pub unsafe extern "C" fn RAPID_BeginModel(m: *mut RAPID_model) -> c_int {
             Ok(model) => model,
             Err(code) => return code,
         };
-        let code = if model.state == RAPID_BUILD_STATE_BEGIN {
-            RAPID_ERR_BUILD_OUT_OF_SEQUENCE
-        } else {
-            RAPID_OK
-        };
+        let code = if model.state == RAPID_BUILD_STATE_BEGIN { RAPID_ERR_BUILD_OUT_OF_SEQUENCE } else { RAPID_OK };
         model.triangles.clear();
         model.built = None;
         model.state = RAPID_BUILD_STATE_BEGIN;
@@ -345,15 +337,10 @@ pub unsafe extern "C" fn RAPID_CollideScaled(
             ..CollideRequest::default()
         };
         let mut legacy = LEGACY.lock().unwrap_or_else(|e| e.into_inner());
-        let state = legacy.get_or_insert_with(|| LegacyState {
-            result: CollideResult::new(),
-            contacts: Vec::new(),
-        });
+        let state = legacy.get_or_insert_with(|| LegacyState { result: CollideResult::new(), contacts: Vec::new() });
         collide::collide(b1, &p1, b2, &p2, &request, &mut state.result);
         state.contacts.clear();
-        state.contacts.extend(
-            state.result.pairs.iter().map(|p| collision_pair { id1: p.id1, id2: p.id2 }),
-        );
+        state.contacts.extend(state.result.pairs.iter().map(|p| collision_pair { id1: p.id1, id2: p.id2 }));
         let slots = global_slots();
         let clamp = |n: u64| n.min(c_int::MAX as u64) as c_int;
         // SAFETY: the slots are the addresses of the four globals (the program's copies when

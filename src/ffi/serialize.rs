@@ -3,8 +3,8 @@
 
 use super::guard;
 use super::native::{
-    RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_NULL_POINTER, RPQ_OK, RpqModel, RpqStatus,
-    model_handle, model_ref,
+    RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_NULL_POINTER, RPQ_OK, RpqModel, RpqStatus, model_handle,
+    model_ref,
 };
 use crate::serialize::{model_from_bytes, model_to_bytes, serialized_size};
 
@@ -70,11 +70,7 @@ pub unsafe extern "C" fn rpq_model_serialize(
 /// # Safety
 /// `buf` is NULL or points to `len` readable bytes; `out_model` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rpq_model_deserialize(
-    buf: *const u8,
-    len: usize,
-    out_model: *mut *mut RpqModel,
-) -> RpqStatus {
+pub unsafe extern "C" fn rpq_model_deserialize(buf: *const u8, len: usize, out_model: *mut *mut RpqModel) -> RpqStatus {
     guard(RPQ_ERR_INTERNAL, || {
         if buf.is_null() || out_model.is_null() {
             return RPQ_ERR_NULL_POINTER;
@@ -109,10 +105,7 @@ mod tests {
             assert!(size > 0);
             let mut buf = vec![0u8; size];
             let mut written = 0usize;
-            assert_eq!(
-                rpq_model_serialize(model, buf.as_mut_ptr(), size - 1, &mut written),
-                RPQ_ERR_INVALID_ARGUMENT
-            );
+            assert_eq!(rpq_model_serialize(model, buf.as_mut_ptr(), size - 1, &mut written), RPQ_ERR_INVALID_ARGUMENT);
             assert_eq!(written, 0, "nothing written on error");
             assert_eq!(rpq_model_serialize(model, buf.as_mut_ptr(), size, &mut written), RPQ_OK);
             assert_eq!(written, size);

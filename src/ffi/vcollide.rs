@@ -144,11 +144,7 @@ fn count(n: usize) -> c_int {
 ///
 /// # Safety
 /// `out` is NULL or points to `size` writable `VCReportType`s.
-unsafe fn fill(
-    items: impl ExactSizeIterator<Item = VCReportType>,
-    size: c_int,
-    out: *mut VCReportType,
-) -> c_int {
+unsafe fn fill(items: impl ExactSizeIterator<Item = VCReportType>, size: c_int, out: *mut VCReportType) -> c_int {
     let total = items.len();
     if size <= 0 {
         return count(total);
@@ -169,10 +165,7 @@ unsafe fn fill(
 #[unsafe(no_mangle)]
 pub extern "C" fn vcOpen() -> *mut c_void {
     guard(std::ptr::null_mut(), || {
-        let ptr = new_handle(VcEngine {
-            world: World::new(),
-            building: None,
-        });
+        let ptr = new_handle(VcEngine { world: World::new(), building: None });
         vc_handles(|set| set.insert(ptr as usize));
         ptr.cast()
     })
@@ -212,11 +205,7 @@ pub unsafe extern "C" fn vcNewObject(vc_handle: *mut c_void, id: *mut c_int) -> 
                 return Err(VC_ERR_NULL_POINTER);
             }
             let new_id = engine.world.next_id().ok_or(VC_ERR)?;
-            engine.building = Some(Building {
-                id: new_id,
-                triangles: Vec::new(),
-                tri_ids: Vec::new(),
-            });
+            engine.building = Some(Building { id: new_id, triangles: Vec::new(), tri_ids: Vec::new() });
             // SAFETY: non-NULL and writable by contract; new_id <= i32::MAX.
             unsafe { id.write(new_id as c_int) };
             Ok(())
@@ -238,21 +227,12 @@ unsafe fn add_tri(
 ) -> Result<(), c_int> {
     // SAFETY: forwarded contract.
     let engine = unsafe { engine(vc_handle) }?;
-    let building = engine
-        .building
-        .as_mut()
-        .ok_or(VC_ERR_CALL_OUT_OF_SEQUENCE)?;
+    let building = engine.building.as_mut().ok_or(VC_ERR_CALL_OUT_OF_SEQUENCE)?;
     if v1.is_null() || v2.is_null() || v3.is_null() {
         return Err(VC_ERR_NULL_POINTER);
     }
     // SAFETY: each vertex points to 3 readable doubles by contract.
-    let corners = unsafe {
-        [
-            read_array::<3>(v1),
-            read_array::<3>(v2),
-            read_array::<3>(v3),
-        ]
-    };
+    let corners = unsafe { [read_array::<3>(v1), read_array::<3>(v2), read_array::<3>(v3)] };
     let triangle: Triangle = corners.map(Vec3::from);
     if !corners.iter().flatten().all(|v| v.is_finite()) {
         return Err(VC_ERR_NON_FINITE);
@@ -275,17 +255,10 @@ unsafe fn add_tri(
 /// `vc_handle` is NULL or a pointer returned by `vcOpen`; `v1`, `v2`, `v3` are NULL or each
 /// point to 3 readable doubles.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn vcAddTri(
-    vc_handle: *mut c_void,
-    v1: *mut f64,
-    v2: *mut f64,
-    v3: *mut f64,
-) -> c_int {
+pub unsafe extern "C" fn vcAddTri(vc_handle: *mut c_void, v1: *mut f64, v2: *mut f64, v3: *mut f64) -> c_int {
     // SAFETY: forwarded contract (the vertices are only read; V-COLLIDE 1.x declared them
     // `double v[]`, so the header keeps that type).
-    guard(VC_ERR, || {
-        status(unsafe { add_tri(vc_handle, v1, v2, v3, None) })
-    })
+    guard(VC_ERR, || status(unsafe { add_tri(vc_handle, v1, v2, v3, None) }))
 }
 
 /// rapidpqp extension (V-COLLIDE 2.01's `AddTri(v1, v2, v3, tri_id)`): as `vcAddTri`, with
@@ -302,9 +275,7 @@ pub unsafe extern "C" fn vcAddTriWithId(
     tri_id: c_int,
 ) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || {
-        status(unsafe { add_tri(vc_handle, v1, v2, v3, Some(tri_id)) })
-    })
+    guard(VC_ERR, || status(unsafe { add_tri(vc_handle, v1, v2, v3, Some(tri_id)) }))
 }
 
 /// Finishes the open object: builds its hierarchy and enters it into the broad phase at the
@@ -320,18 +291,12 @@ pub unsafe extern "C" fn vcEndObject(vc_handle: *mut c_void) -> c_int {
         status((|| {
             // SAFETY: forwarded contract.
             let engine = unsafe { engine(vc_handle) }?;
-            let building = engine
-                .building
-                .as_mut()
-                .ok_or(VC_ERR_CALL_OUT_OF_SEQUENCE)?;
+            let building = engine.building.as_mut().ok_or(VC_ERR_CALL_OUT_OF_SEQUENCE)?;
             if building.triangles.is_empty() {
                 return Err(VC_ERR_EMPTY_OBJECT);
             }
             let building = engine.building.take().ok_or(VC_ERR)?;
-            let id = engine
-                .world
-                .add_object(building.triangles, building.tri_ids)
-                .map_err(code_of)?;
+            let id = engine.world.add_object(building.triangles, building.tri_ids).map_err(code_of)?;
             debug_assert_eq!(id, building.id, "the id handed out by vcNewObject");
             Ok(())
         })())
@@ -350,11 +315,7 @@ pub unsafe extern "C" fn vcEndObject(vc_handle: *mut c_void) -> c_int {
 // `t` is declared `double (*)[4]`, exactly as V-COLLIDE's `double t[][4]`: in ISO C before
 // C23 a `double[4][4]` does not convert to `const double (*)[4]` without a -Wpedantic warning.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn vcUpdateTrans(
-    vc_handle: *mut c_void,
-    id: c_int,
-    t: *mut [f64; 4],
-) -> c_int {
+pub unsafe extern "C" fn vcUpdateTrans(vc_handle: *mut c_void, id: c_int, t: *mut [f64; 4]) -> c_int {
     guard(VC_ERR, || {
         status((|| {
             // SAFETY: forwarded contract.
@@ -420,9 +381,7 @@ unsafe fn with_ids(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn vcActivateObject(vc_handle: *mut c_void, id: c_int) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        with_id(vc_handle, id, World::activate)
-    })
+    guard(VC_ERR, || unsafe { with_id(vc_handle, id, World::activate) })
 }
 
 /// Makes `vcCollide` skip every pair involving `id` (the object still moves). Returns
@@ -433,9 +392,7 @@ pub unsafe extern "C" fn vcActivateObject(vc_handle: *mut c_void, id: c_int) -> 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn vcDeactivateObject(vc_handle: *mut c_void, id: c_int) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        with_id(vc_handle, id, World::deactivate)
-    })
+    guard(VC_ERR, || unsafe { with_id(vc_handle, id, World::deactivate) })
 }
 
 /// Re-enables the unordered pair {id1, id2} (argument order does not matter; no effect if
@@ -447,9 +404,7 @@ pub unsafe extern "C" fn vcDeactivateObject(vc_handle: *mut c_void, id: c_int) -
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn vcActivatePair(vc_handle: *mut c_void, id1: c_int, id2: c_int) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        with_ids(vc_handle, id1, id2, World::activate_pair)
-    })
+    guard(VC_ERR, || unsafe { with_ids(vc_handle, id1, id2, World::activate_pair) })
 }
 
 /// Disables the unordered pair {id1, id2} (no effect if `id1 == id2`). Returns `VC_OK`;
@@ -460,9 +415,7 @@ pub unsafe extern "C" fn vcActivatePair(vc_handle: *mut c_void, id1: c_int, id2:
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn vcDeactivatePair(vc_handle: *mut c_void, id1: c_int, id2: c_int) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        with_ids(vc_handle, id1, id2, World::deactivate_pair)
-    })
+    guard(VC_ERR, || unsafe { with_ids(vc_handle, id1, id2, World::deactivate_pair) })
 }
 
 /// Deletes an object (its id stays invalid for ever; its disabled pairs are forgotten). The
@@ -527,21 +480,14 @@ pub unsafe extern "C" fn vcCollideAll(vc_handle: *mut c_void) -> c_int {
 /// `vc_handle` is NULL or a pointer returned by `vcOpen`; `vcrep` is NULL or points to
 /// `size` writable `VCReportType`s.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn vcReport(
-    vc_handle: *mut c_void,
-    size: c_int,
-    vcrep: *mut VCReportType,
-) -> c_int {
+pub unsafe extern "C" fn vcReport(vc_handle: *mut c_void, size: c_int, vcrep: *mut VCReportType) -> c_int {
     guard(VC_ERR, || {
         // SAFETY: forwarded contract.
         let engine = match unsafe { engine(vc_handle) } {
             Ok(engine) => engine,
             Err(code) => return code,
         };
-        let pairs = engine.world.contacts().iter().map(|c| VCReportType {
-            id1: c.id1 as c_int,
-            id2: c.id2 as c_int,
-        });
+        let pairs = engine.world.contacts().iter().map(|c| VCReportType { id1: c.id1 as c_int, id2: c.id2 as c_int });
         // SAFETY: forwarded contract.
         unsafe { fill(pairs, size, vcrep) }
     })
@@ -576,10 +522,7 @@ pub unsafe extern "C" fn vcReportTriPairs(
         let Some(contact) = usize::try_from(k).ok().and_then(|k| contacts.get(k)) else {
             return VC_ERR_INVALID_INDEX;
         };
-        let pairs = contact.tri_pairs.iter().map(|p| VCReportType {
-            id1: p.id1,
-            id2: p.id2,
-        });
+        let pairs = contact.tri_pairs.iter().map(|p| VCReportType { id1: p.id1, id2: p.id2 });
         // SAFETY: forwarded contract.
         unsafe { fill(pairs, size, tri_pairs) }
     })

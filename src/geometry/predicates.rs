@@ -11,11 +11,7 @@ use robust::{Coord, Coord3D};
 
 #[inline(always)]
 fn c3(p: &Vec3) -> Coord3D<f64> {
-    Coord3D {
-        x: p.x,
-        y: p.y,
-        z: p.z,
-    }
+    Coord3D { x: p.x, y: p.y, z: p.z }
 }
 
 #[inline(always)]
@@ -97,9 +93,7 @@ pub fn projection_axis(a: &Vec3, b: &Vec3, c: &Vec3) -> Option<usize> {
     } else {
         2
     };
-    [first, (first + 1) % 3, (first + 2) % 3]
-        .into_iter()
-        .find(|&k| normal_component_sign(a, b, c, k) != 0)
+    [first, (first + 1) % 3, (first + 2) % 3].into_iter().find(|&k| normal_component_sign(a, b, c, k) != 0)
 }
 
 #[cfg(test)]

@@ -49,14 +49,7 @@ pub fn segment_closest_points(p0: &Vec3, p1: &Vec3, q0: &Vec3, q1: &Vec3) -> (Ve
 /// [`segment_closest_points`] with the directions `d1 = p1 − p0`, `d2 = q1 − q0` and their
 /// squared lengths `a`, `e` given. Clamped closest points are the endpoints themselves.
 #[inline(always)]
-fn segment_pair(
-    p: [&Vec3; 2],
-    d1: &Vec3,
-    a: f64,
-    q: [&Vec3; 2],
-    d2: &Vec3,
-    e: f64,
-) -> (Vec3, Vec3) {
+fn segment_pair(p: [&Vec3; 2], d1: &Vec3, a: f64, q: [&Vec3; 2], d2: &Vec3, e: f64) -> (Vec3, Vec3) {
     let (s, t) = segment_params(p[0], d1, a, q[0], d2, e);
     let at = |x: [&Vec3; 2], d: &Vec3, s: f64| {
         if s == 0.0 {
@@ -74,14 +67,7 @@ fn segment_pair(
 /// (exactly 0 or 1 when clamped).
 #[inline(always)]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x > 0)` deliberately also catches NaN
-pub(crate) fn segment_params(
-    p0: &Vec3,
-    d1: &Vec3,
-    a: f64,
-    q0: &Vec3,
-    d2: &Vec3,
-    e: f64,
-) -> (f64, f64) {
+pub(crate) fn segment_params(p0: &Vec3, d1: &Vec3, a: f64, q0: &Vec3, d2: &Vec3, e: f64) -> (f64, f64) {
     let r = p0 - q0;
     if !(a > 0.0) {
         if !(e > 0.0) {
@@ -258,19 +244,11 @@ fn inside_score(t: &Triangle, e: &[Vec3; 3], n: &Vec3, x: &Vec3) -> f64 {
 /// and the vertex projects into `t`: then that vertex and its foot are a closest pair.
 #[inline(always)]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x > 0)` deliberately also catches NaN
-fn vertex_face(
-    t: &Triangle,
-    e: &[Vec3; 3],
-    n: &Vec3,
-    nn: f64,
-    o: &Triangle,
-    h: &[f64; 3],
-) -> Option<usize> {
+fn vertex_face(t: &Triangle, e: &[Vec3; 3], n: &Vec3, nn: f64, o: &Triangle, h: &[f64; 3]) -> Option<usize> {
     if !(nn > 0.0) {
         return None;
     }
-    let one_side =
-        (h[0] >= 0.0 && h[1] >= 0.0 && h[2] >= 0.0) || (h[0] <= 0.0 && h[1] <= 0.0 && h[2] <= 0.0);
+    let one_side = (h[0] >= 0.0 && h[1] >= 0.0 && h[2] >= 0.0) || (h[0] <= 0.0 && h[1] <= 0.0 && h[2] <= 0.0);
     if !one_side {
         return None;
     }
@@ -361,21 +339,14 @@ fn ordered(a: &Triangle, b: &Triangle, cut: f64) -> Option<TriDistance> {
     // Edge k joins vertex k to k+1: the edges at vertex v are v and v+2 (mod 3).
     let oa = [ia, (ia + 2) % 3, (ia + 1) % 3];
     let ob = [jb, (jb + 2) % 3, (jb + 1) % 3];
-    const ORDER: [(usize, usize); 9] =
-        [(0, 0), (0, 1), (1, 0), (1, 1), (0, 2), (1, 2), (2, 0), (2, 1), (2, 2)];
+    const ORDER: [(usize, usize); 9] = [(0, 0), (0, 1), (1, 0), (1, 1), (0, 2), (1, 2), (2, 0), (2, 1), (2, 2)];
     let mut best_d2 = f64::INFINITY;
     let mut best_p = a[0];
     let mut best_q = b[0];
     for &(x, y) in &ORDER {
         let (i, j) = (oa[x], ob[y]);
-        let (p, q) = segment_pair(
-            [&a[i], &a[(i + 1) % 3]],
-            &su.ea[i],
-            la[i],
-            [&b[j], &b[(j + 1) % 3]],
-            &su.eb[j],
-            lb[j],
-        );
+        let (p, q) =
+            segment_pair([&a[i], &a[(i + 1) % 3]], &su.ea[i], la[i], [&b[j], &b[(j + 1) % 3]], &su.eb[j], lb[j]);
         let v = q - p;
         let d2 = v.dot(&v);
         if d2 < best_d2 {
@@ -421,12 +392,7 @@ fn shared_vertex(a: &Triangle, b: &Triangle) -> Option<Vec3> {
 /// the other's plane, vertices (their height above the other's plane counts against them), and
 /// the closest pair of edges (`pair`, scored by minus its distance).
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x > 0)` deliberately also catches NaN
-fn intersection_candidate(
-    a: &Triangle,
-    b: &Triangle,
-    su: &Setup,
-    pair: Option<(Vec3, Vec3)>,
-) -> (f64, Vec3) {
+fn intersection_candidate(a: &Triangle, b: &Triangle, su: &Setup, pair: Option<(Vec3, Vec3)>) -> (f64, Vec3) {
     let mut best_s = f64::NEG_INFINITY;
     let mut best_x = a[0];
     let mut consider = |x: Vec3, s: f64| {
@@ -439,37 +405,29 @@ fn intersection_candidate(
         consider(p, -(q - p).norm());
     }
     // Vertices and edges of `o` against the face of `t`.
-    let mut against =
-        |t: &Triangle, e: &[Vec3; 3], n: &Vec3, nn: f64, o: &Triangle, h: &[f64; 3]| {
-            if !(nn > 0.0) {
-                return;
+    let mut against = |t: &Triangle, e: &[Vec3; 3], n: &Vec3, nn: f64, o: &Triangle, h: &[f64; 3]| {
+        if !(nn > 0.0) {
+            return;
+        }
+        let inv = 1.0 / nn.sqrt();
+        for k in 0..3 {
+            let s = inside_score(t, e, n, &o[k]).min(-(h[k].abs() * inv));
+            consider(o[k], s);
+            let l = (k + 1) % 3;
+            let (h0, h1) = (h[k], h[l]);
+            if (h0 < 0.0 && h1 > 0.0) || (h0 > 0.0 && h1 < 0.0) {
+                let x = o[k] + (o[l] - o[k]) * (h0 / (h0 - h1));
+                consider(x, inside_score(t, e, n, &x));
             }
-            let inv = 1.0 / nn.sqrt();
-            for k in 0..3 {
-                let s = inside_score(t, e, n, &o[k]).min(-(h[k].abs() * inv));
-                consider(o[k], s);
-                let l = (k + 1) % 3;
-                let (h0, h1) = (h[k], h[l]);
-                if (h0 < 0.0 && h1 > 0.0) || (h0 > 0.0 && h1 < 0.0) {
-                    let x = o[k] + (o[l] - o[k]) * (h0 / (h0 - h1));
-                    consider(x, inside_score(t, e, n, &x));
-                }
-            }
-        };
+        }
+    };
     against(b, &su.eb, &su.nb, su.nnb, a, &su.ha);
     against(a, &su.ea, &su.na, su.nna, b, &su.hb);
     (best_s, best_x)
 }
 
 /// No candidate was certified: the triangles intersect, or rounding blurred a certificate.
-fn fallback(
-    a: &Triangle,
-    b: &Triangle,
-    su: &Setup,
-    edge_d2: f64,
-    edge_p: Vec3,
-    edge_q: Vec3,
-) -> TriDistance {
+fn fallback(a: &Triangle, b: &Triangle, su: &Setup, edge_d2: f64, edge_p: Vec3, edge_q: Vec3) -> TriDistance {
     if let Some(x) = shared_vertex(a, b) {
         return TriDistance { distance: 0.0, p: x, q: x };
     }
@@ -558,9 +516,7 @@ mod tests {
                     break v / n;
                 }
             };
-            let uq = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
-                q[0], q[1], q[2], q[3],
-            ));
+            let uq = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]));
             uq.to_rotation_matrix().into_inner()
         }
     }
@@ -650,9 +606,7 @@ mod tests {
     /// 9 segment pairs and the 6 vertex–triangle distances (coplanar overlap shows up there as 0).
     fn ref_distance(a: &Triangle, b: &Triangle) -> f64 {
         for k in 0..3 {
-            if ref_segment_crosses(&a[k], &a[(k + 1) % 3], b)
-                || ref_segment_crosses(&b[k], &b[(k + 1) % 3], a)
-            {
+            if ref_segment_crosses(&a[k], &a[(k + 1) % 3], b) || ref_segment_crosses(&b[k], &b[(k + 1) % 3], a) {
                 return 0.0;
             }
         }
@@ -699,11 +653,7 @@ mod tests {
         let mut grid = Vec::new();
         for i in 0..=n {
             for j in 0..=n - i {
-                grid.push([
-                    i as f64 / n as f64,
-                    j as f64 / n as f64,
-                    (n - i - j) as f64 / n as f64,
-                ]);
+                grid.push([i as f64 / n as f64, j as f64 / n as f64, (n - i - j) as f64 / n as f64]);
             }
         }
         for l in &grid {
@@ -726,10 +676,8 @@ mod tests {
             let r = res(&yl, &ym);
             let gl = [2.0 * a[0].dot(&r), 2.0 * a[1].dot(&r), 2.0 * a[2].dot(&r)];
             let gm = [-2.0 * b[0].dot(&r), -2.0 * b[1].dot(&r), -2.0 * b[2].dot(&r)];
-            let nl =
-                project_simplex([yl[0] - step * gl[0], yl[1] - step * gl[1], yl[2] - step * gl[2]]);
-            let nm =
-                project_simplex([ym[0] - step * gm[0], ym[1] - step * gm[1], ym[2] - step * gm[2]]);
+            let nl = project_simplex([yl[0] - step * gl[0], yl[1] - step * gl[1], yl[2] - step * gl[2]]);
+            let nm = project_simplex([ym[0] - step * gm[0], ym[1] - step * gm[1], ym[2] - step * gm[2]]);
             let fnew = res(&nl, &nm).norm_squared();
             if fnew < fb {
                 fb = fnew;
@@ -766,11 +714,7 @@ mod tests {
         let r = triangle_distance(a, b);
         let s = scale(a, b);
         let tol = tol_rel * s;
-        assert!(
-            r.distance.is_finite()
-                && r.p.iter().all(|v| v.is_finite())
-                && r.q.iter().all(|v| v.is_finite())
-        );
+        assert!(r.distance.is_finite() && r.p.iter().all(|v| v.is_finite()) && r.q.iter().all(|v| v.is_finite()));
         assert!(r.distance >= 0.0);
         // p on a, q on b.
         assert!(ref_point_triangle(&r.p, a) <= tol, "p off a: {a:?} {b:?} {r:?}");
@@ -787,13 +731,7 @@ mod tests {
         assert_eq!(t.q, r.p);
         let want = ref_distance(a, b);
         let err = (r.distance - want).abs();
-        assert!(
-            err <= tol,
-            "distance {} reference {} (err {:e}, scale {s}): {a:?} {b:?}",
-            r.distance,
-            want,
-            err
-        );
+        assert!(err <= tol, "distance {} reference {} (err {:e}, scale {s}): {a:?} {b:?}", r.distance, want, err);
         err / s
     }
 
@@ -801,40 +739,28 @@ mod tests {
     fn segments_basic() {
         let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z);
         // Crossing skew segments.
-        let (p, q) = segment_closest_points(
-            &v(-1., 0., 0.),
-            &v(1., 0., 0.),
-            &v(0., -1., 1.),
-            &v(0., 1., 1.),
-        );
+        let (p, q) = segment_closest_points(&v(-1., 0., 0.), &v(1., 0., 0.), &v(0., -1., 1.), &v(0., 1., 1.));
         assert_eq!(p, v(0., 0., 0.));
         assert_eq!(q, v(0., 0., 1.));
         // Parallel overlapping: distance is the offset.
-        let (p, q) =
-            segment_closest_points(&v(0., 0., 0.), &v(2., 0., 0.), &v(1., 1., 0.), &v(3., 1., 0.));
+        let (p, q) = segment_closest_points(&v(0., 0., 0.), &v(2., 0., 0.), &v(1., 1., 0.), &v(3., 1., 0.));
         assert!(((p - q).norm() - 1.0).abs() < 1e-15);
         // Parallel, disjoint in projection: endpoint to endpoint.
-        let (p, q) =
-            segment_closest_points(&v(0., 0., 0.), &v(1., 0., 0.), &v(2., 1., 0.), &v(3., 1., 0.));
+        let (p, q) = segment_closest_points(&v(0., 0., 0.), &v(1., 0., 0.), &v(2., 1., 0.), &v(3., 1., 0.));
         assert_eq!((p, q), (v(1., 0., 0.), v(2., 1., 0.)));
         // Antiparallel and collinear.
-        let (p, q) =
-            segment_closest_points(&v(0., 0., 0.), &v(1., 0., 0.), &v(3., 0., 0.), &v(2., 0., 0.));
+        let (p, q) = segment_closest_points(&v(0., 0., 0.), &v(1., 0., 0.), &v(3., 0., 0.), &v(2., 0., 0.));
         assert_eq!((p, q), (v(1., 0., 0.), v(2., 0., 0.)));
         // Zero-length segments.
-        let (p, q) =
-            segment_closest_points(&v(1., 1., 1.), &v(1., 1., 1.), &v(0., 0., 0.), &v(2., 0., 0.));
+        let (p, q) = segment_closest_points(&v(1., 1., 1.), &v(1., 1., 1.), &v(0., 0., 0.), &v(2., 0., 0.));
         assert_eq!((p, q), (v(1., 1., 1.), v(1., 0., 0.)));
-        let (p, q) =
-            segment_closest_points(&v(0., 0., 0.), &v(2., 0., 0.), &v(1., 1., 1.), &v(1., 1., 1.));
+        let (p, q) = segment_closest_points(&v(0., 0., 0.), &v(2., 0., 0.), &v(1., 1., 1.), &v(1., 1., 1.));
         assert_eq!((p, q), (v(1., 0., 0.), v(1., 1., 1.)));
-        let (p, q) =
-            segment_closest_points(&v(0., 0., 0.), &v(0., 0., 0.), &v(1., 1., 1.), &v(1., 1., 1.));
+        let (p, q) = segment_closest_points(&v(0., 0., 0.), &v(0., 0., 0.), &v(1., 1., 1.), &v(1., 1., 1.));
         assert_eq!((p, q), (v(0., 0., 0.), v(1., 1., 1.)));
         // Tiny but nonzero segment lengths (subnormal squared lengths) never give NaN.
         let e = 1e-160;
-        let (p, q) =
-            segment_closest_points(&v(0., 0., 0.), &v(e, 0., 0.), &v(0., 1., 0.), &v(0., 1., e));
+        let (p, q) = segment_closest_points(&v(0., 0., 0.), &v(e, 0., 0.), &v(0., 1., 0.), &v(0., 1., e));
         assert!(p.iter().chain(q.iter()).all(|x| x.is_finite()));
     }
 
@@ -1134,8 +1060,7 @@ mod tests {
             }
             // Parallel planes with a small offset.
             6 => {
-                let h = 10f64.powi(-(rng.below(12) as i32))
-                    * if rng.below(2) == 0 { 1.0 } else { -1.0 };
+                let h = 10f64.powi(-(rng.below(12) as i32)) * if rng.below(2) == 0 { 1.0 } else { -1.0 };
                 for x in &mut a {
                     x.z = 0.0;
                 }
@@ -1238,17 +1163,11 @@ mod tests {
             let s = scale(&a, &b);
             let g = grid_distance(&a, &b);
             assert!(r.distance <= g + 1e-13 * s, "{a:?} {b:?}: {} > grid {}", r.distance, g);
-            assert!(
-                r.distance.powi(2) >= g * g - 1e-10 * s * s,
-                "{a:?} {b:?}: {} << grid {}",
-                r.distance,
-                g
-            );
+            assert!(r.distance.powi(2) >= g * g - 1e-10 * s * s, "{a:?} {b:?}: {} << grid {}", r.distance, g);
             worst = worst.max((g * g - r.distance.powi(2)) / (s * s));
             // No sampled pair of points is closer than the answer.
             for _ in 0..50 {
-                let (l, m) =
-                    ([rng.unit(), rng.unit(), rng.unit()], [rng.unit(), rng.unit(), rng.unit()]);
+                let (l, m) = ([rng.unit(), rng.unit(), rng.unit()], [rng.unit(), rng.unit(), rng.unit()]);
                 let x = (a[0] * l[0] + a[1] * l[1] + a[2] * l[2]) / (l[0] + l[1] + l[2]);
                 let y = (b[0] * m[0] + b[1] * m[1] + b[2] * m[2]) / (m[0] + m[1] + m[2]);
                 assert!(r.distance <= (x - y).norm() + 1e-13 * s);
@@ -1277,11 +1196,7 @@ mod tests {
                 None => {
                     refused += 1;
                     let slack = 1e-14 * scale(&a, &b);
-                    assert!(
-                        full.distance > cut - slack,
-                        "{a:?} {b:?}: {} refused at {cut}",
-                        full.distance
-                    );
+                    assert!(full.distance > cut - slack, "{a:?} {b:?}: {} refused at {cut}", full.distance);
                 }
             }
             // Swapped arguments: the same decision.

@@ -66,14 +66,8 @@ fn boxes_overlap(a: &Triangle, b: &Triangle) -> bool {
     }
     let mut overlap = true;
     for k in 0..3 {
-        let (amin, amax) = (
-            lo(lo(a[0][k], a[1][k]), a[2][k]),
-            hi(hi(a[0][k], a[1][k]), a[2][k]),
-        );
-        let (bmin, bmax) = (
-            lo(lo(b[0][k], b[1][k]), b[2][k]),
-            hi(hi(b[0][k], b[1][k]), b[2][k]),
-        );
+        let (amin, amax) = (lo(lo(a[0][k], a[1][k]), a[2][k]), hi(hi(a[0][k], a[1][k]), a[2][k]));
+        let (bmin, bmax) = (lo(lo(b[0][k], b[1][k]), b[2][k]), hi(hi(b[0][k], b[1][k]), b[2][k]));
         // Non-short-circuit `&`: branch-free over the three axes.
         overlap &= (amin <= bmax) & (bmin <= amax);
     }
@@ -106,11 +100,7 @@ fn filtered_sides(t: &Triangle, p: &Triangle) -> [i8; 3] {
     let (zx, xz) = (e1.z * e2.x, e1.x * e2.z);
     let (xy, yx) = (e1.x * e2.y, e1.y * e2.x);
     let n = [yz - zy, zx - xz, xy - yx];
-    let m = [
-        yz.abs() + zy.abs(),
-        zx.abs() + xz.abs(),
-        xy.abs() + yx.abs(),
-    ];
+    let m = [yz.abs() + zy.abs(), zx.abs() + xz.abs(), xy.abs() + yx.abs()];
     let mut s = [UNKNOWN; 3];
     for i in 0..3 {
         let w = p[i] - t[0];
@@ -246,11 +236,7 @@ fn segment_meets_triangle(p: &Vec3, q: &Vec3, t: &Triangle) -> bool {
     // The line pq crosses the plane at a single point X of the segment. volume_sign(p, q, ti, tj)
     // is the side of X w.r.t. edge titj (times one common factor), so X is in the closed
     // triangle iff no two of these signs are strictly opposite.
-    let s = [
-        volume_sign(p, q, &t[0], &t[1]),
-        volume_sign(p, q, &t[1], &t[2]),
-        volume_sign(p, q, &t[2], &t[0]),
-    ];
+    let s = [volume_sign(p, q, &t[0], &t[1]), volume_sign(p, q, &t[1], &t[2]), volume_sign(p, q, &t[2], &t[0])];
     !(s.contains(&1) && s.contains(&-1))
 }
 
@@ -276,8 +262,7 @@ fn segments_meet_2d(p: [f64; 2], q: [f64; 2], u: [f64; 2], v: [f64; 2]) -> bool 
     }
     if o1 == 0 && o2 == 0 && o3 == 0 && o4 == 0 {
         // All on one line: overlap on both axes (one of them is injective on the line).
-        return (0..2)
-            .all(|k| p[k].min(q[k]) <= u[k].max(v[k]) && u[k].min(v[k]) <= p[k].max(q[k]));
+        return (0..2).all(|k| p[k].min(q[k]) <= u[k].max(v[k]) && u[k].min(v[k]) <= p[k].max(q[k]));
     }
     // Not all collinear: each segment reaches the other's line at one point, the lines' unique
     // common point, so that point is on both segments.
@@ -322,14 +307,7 @@ mod tests {
             || (0..3).any(|i| segment_meets_triangle(&b[i], &b[(i + 1) % 3], a))
     }
 
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [0, 2, 1],
-        [2, 1, 0],
-        [1, 0, 2],
-    ];
+    const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]];
 
     fn permute(a: &Triangle, p: [usize; 3]) -> Triangle {
         [a[p[0]], a[p[1]], a[p[2]]]
@@ -351,20 +329,12 @@ mod tests {
     /// axis shifts, coordinate negations and power-of-two scalings, and (when `translate`, i.e.
     /// the coordinates leave room for it) dyadic translations.
     fn check(a: Triangle, b: Triangle, expect: bool, translate: bool) {
-        let mut maps = vec![
-            (1.0, [0.0; 3]),
-            (0.5f64.powi(20), [0.0; 3]),
-            (2f64.powi(30), [0.0; 3]),
-        ];
+        let mut maps = vec![(1.0, [0.0; 3]), (0.5f64.powi(20), [0.0; 3]), (2f64.powi(30), [0.0; 3])];
         if translate {
             maps.push((1.0, [0.25, -3.5, 1024.0]));
             maps.push((0.5, [-7.0, 0.125, 3.0]));
         }
-        assert_eq!(
-            by_edges(&a, &b),
-            expect,
-            "edge method disagrees on {a:?} {b:?}"
-        );
+        assert_eq!(by_edges(&a, &b), expect, "edge method disagrees on {a:?} {b:?}");
         for r in 0..3 {
             for mask in 0..8 {
                 for &(scale, shift) in &maps {
@@ -389,49 +359,19 @@ mod tests {
     fn touching_at_a_point() {
         let a = t(BASE);
         // Shared vertex, the rest of b above and beside a.
-        check(
-            a,
-            t([[0.0, 0.0, 0.0], [-1.0, -2.0, 3.0], [-3.0, 1.0, 2.0]]),
-            true,
-            true,
-        );
+        check(a, t([[0.0, 0.0, 0.0], [-1.0, -2.0, 3.0], [-3.0, 1.0, 2.0]]), true, true);
         // Vertex on the midpoint of an edge, b otherwise on the far side (y < 0) of that edge.
-        check(
-            a,
-            t([[2.0, 0.0, 0.0], [2.0, -1.0, 1.0], [3.0, -2.0, -1.0]]),
-            true,
-            true,
-        );
-        check(
-            a,
-            t([[2.0, -D40, 0.0], [2.0, -1.0, 1.0], [3.0, -2.0, -1.0]]),
-            false,
-            true,
-        );
+        check(a, t([[2.0, 0.0, 0.0], [2.0, -1.0, 1.0], [3.0, -2.0, -1.0]]), true, true);
+        check(a, t([[2.0, -D40, 0.0], [2.0, -1.0, 1.0], [3.0, -2.0, -1.0]]), false, true);
         // Vertex inside the face, b otherwise above.
-        check(
-            a,
-            t([[1.0, 1.0, 0.0], [1.0, 1.0, 2.0], [2.0, 3.0, 5.0]]),
-            true,
-            true,
-        );
+        check(a, t([[1.0, 1.0, 0.0], [1.0, 1.0, 2.0], [2.0, 3.0, 5.0]]), true, true);
     }
 
     #[test]
     fn lifted_and_lowered_by_1e_300() {
         let a = t(BASE);
-        check(
-            a,
-            t([[1.0, 1.0, 1e-300], [1.0, 1.0, 2.0], [2.0, 3.0, 5.0]]),
-            false,
-            false,
-        );
-        check(
-            a,
-            t([[1.0, 1.0, -1e-300], [1.0, 1.0, 2.0], [2.0, 3.0, 5.0]]),
-            true,
-            false,
-        );
+        check(a, t([[1.0, 1.0, 1e-300], [1.0, 1.0, 2.0], [2.0, 3.0, 5.0]]), false, false);
+        check(a, t([[1.0, 1.0, -1e-300], [1.0, 1.0, 2.0], [2.0, 3.0, 5.0]]), true, false);
         // The same with a point-triangle.
         check(a, t([[1.0, 1.0, 1e-300]; 3]), false, false);
         check(a, t([[1.0, 1.0, 0.0]; 3]), true, true);
@@ -441,8 +381,7 @@ mod tests {
     fn coplanar() {
         // In z = 0 and, lifted exactly onto the plane z = x + 2y, in a slanted plane.
         for lift in [false, true] {
-            let l =
-                |p: [[f64; 2]; 3]| t(p.map(|[x, y]| [x, y, if lift { x + 2.0 * y } else { 0.0 }]));
+            let l = |p: [[f64; 2]; 3]| t(p.map(|[x, y]| [x, y, if lift { x + 2.0 * y } else { 0.0 }]));
             let a = l([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]]);
             // Partial overlap.
             check(a, l([[1.0, 1.0], [5.0, 1.0], [1.0, 5.0]]), true, true);
@@ -450,12 +389,7 @@ mod tests {
             check(a, l([[1.0, 1.0], [2.0, 1.0], [1.0, 2.0]]), true, true);
             // A vertex on the hypotenuse x + y = 4, and just beyond it.
             check(a, l([[2.0, 2.0], [5.0, 2.0], [2.0, 5.0]]), true, true);
-            check(
-                a,
-                l([[2.0 + D40, 2.0], [5.0, 2.0], [2.0, 5.0]]),
-                false,
-                true,
-            );
+            check(a, l([[2.0 + D40, 2.0], [5.0, 2.0], [2.0, 5.0]]), false, true);
             // Edge along edge (sharing a piece of the x axis), and a sliver apart.
             check(a, l([[1.0, 0.0], [6.0, 0.0], [3.0, -2.0]]), true, true);
             check(a, l([[1.0, -D40], [6.0, -D40], [3.0, -2.0]]), false, true);
@@ -477,88 +411,28 @@ mod tests {
         check(a, shift(b, -D40), false, true);
         check(a, shift(b, D40), true, true);
         // Two interlocked triangles (like chain links) and one passing beside.
-        check(
-            a,
-            t([[1.0, 1.0, -1.0], [1.0, 1.0, 1.0], [-3.0, 1.0, 0.0]]),
-            true,
-            true,
-        );
-        check(
-            a,
-            t([[3.0, 3.0, -1.0], [3.0, 3.0, 1.0], [5.0, 5.0, 0.0]]),
-            false,
-            true,
-        );
+        check(a, t([[1.0, 1.0, -1.0], [1.0, 1.0, 1.0], [-3.0, 1.0, 0.0]]), true, true);
+        check(a, t([[3.0, 3.0, -1.0], [3.0, 3.0, 1.0], [5.0, 5.0, 0.0]]), false, true);
         // Parallel planes.
-        check(
-            a,
-            t(BASE).map(|p| p + Vec3::new(0.0, 0.0, 1.0)),
-            false,
-            true,
-        );
-        check(
-            a,
-            t(BASE).map(|p| p + Vec3::new(0.5, 0.5, D40 * D40)),
-            false,
-            false,
-        );
+        check(a, t(BASE).map(|p| p + Vec3::new(0.0, 0.0, 1.0)), false, true);
+        check(a, t(BASE).map(|p| p + Vec3::new(0.5, 0.5, D40 * D40)), false, false);
     }
 
     #[test]
     fn zero_area_triangles() {
         let a = t(BASE);
         // A segment (three collinear vertices, or a repeated one) through the face.
-        check(
-            a,
-            t([[1.0, 1.0, -1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 0.5]]),
-            true,
-            true,
-        );
-        check(
-            a,
-            t([[1.0, 1.0, -1.0], [1.0, 1.0, -1.0], [1.0, 1.0, 1.0]]),
-            true,
-            true,
-        );
-        check(
-            a,
-            t([[1.0, 1.0, 1.0], [1.0, 1.0, 2.0], [1.0, 1.0, 1.5]]),
-            false,
-            true,
-        );
+        check(a, t([[1.0, 1.0, -1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 0.5]]), true, true);
+        check(a, t([[1.0, 1.0, -1.0], [1.0, 1.0, -1.0], [1.0, 1.0, 1.0]]), true, true);
+        check(a, t([[1.0, 1.0, 1.0], [1.0, 1.0, 2.0], [1.0, 1.0, 1.5]]), false, true);
         // Ending exactly on an edge, and a hair short of it.
-        check(
-            a,
-            t([[2.0, 0.0, 0.0], [2.0, 0.0, 3.0], [2.0, 0.0, 1.0]]),
-            true,
-            true,
-        );
-        check(
-            a,
-            t([[2.0, -D40, 0.0], [2.0, -D40, 3.0], [2.0, -D40, 1.0]]),
-            false,
-            true,
-        );
+        check(a, t([[2.0, 0.0, 0.0], [2.0, 0.0, 3.0], [2.0, 0.0, 1.0]]), true, true);
+        check(a, t([[2.0, -D40, 0.0], [2.0, -D40, 3.0], [2.0, -D40, 1.0]]), false, true);
         // In the plane, crossing the boundary, and outside.
-        check(
-            a,
-            t([[-1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [3.0, 1.0, 0.0]]),
-            true,
-            true,
-        );
-        check(
-            a,
-            t([[-3.0, 1.0, 0.0], [-1.0, 1.0, 0.0], [-2.0, 1.0, 0.0]]),
-            false,
-            true,
-        );
+        check(a, t([[-1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [3.0, 1.0, 0.0]]), true, true);
+        check(a, t([[-3.0, 1.0, 0.0], [-1.0, 1.0, 0.0], [-2.0, 1.0, 0.0]]), false, true);
         // Skew to an edge, passing under it.
-        check(
-            a,
-            t([[2.0, -1.0, -D40], [2.0, 1.0, -D40], [2.0, 1.0, -D40]]),
-            false,
-            true,
-        );
+        check(a, t([[2.0, -1.0, -D40], [2.0, 1.0, -D40], [2.0, 1.0, -D40]]), false, true);
         // Point-triangles: inside the face, on a vertex, on the hypotenuse, just off it.
         check(a, t([[1.0, 1.0, 0.0]; 3]), true, true);
         check(a, t([[4.0, 0.0, 0.0]; 3]), true, true);
@@ -571,54 +445,19 @@ mod tests {
     fn degenerate_pairs() {
         let s = t([[0.0, 0.0, 0.0], [2.0, 2.0, 2.0], [1.0, 1.0, 1.0]]);
         // Collinear segments: overlapping, touching end to end, apart.
-        check(
-            s,
-            t([[1.5, 1.5, 1.5], [3.0, 3.0, 3.0], [3.0, 3.0, 3.0]]),
-            true,
-            true,
-        );
-        check(
-            s,
-            t([[2.0, 2.0, 2.0], [3.0, 3.0, 3.0], [4.0, 4.0, 4.0]]),
-            true,
-            true,
-        );
-        check(
-            s,
-            t([[2.5, 2.5, 2.5], [3.0, 3.0, 3.0], [4.0, 4.0, 4.0]]),
-            false,
-            true,
-        );
+        check(s, t([[1.5, 1.5, 1.5], [3.0, 3.0, 3.0], [3.0, 3.0, 3.0]]), true, true);
+        check(s, t([[2.0, 2.0, 2.0], [3.0, 3.0, 3.0], [4.0, 4.0, 4.0]]), true, true);
+        check(s, t([[2.5, 2.5, 2.5], [3.0, 3.0, 3.0], [4.0, 4.0, 4.0]]), false, true);
         // Crossing segments, and skew ones.
-        check(
-            s,
-            t([[0.0, 2.0, 1.0], [2.0, 0.0, 1.0], [2.0, 0.0, 1.0]]),
-            true,
-            true,
-        );
-        check(
-            s,
-            t([[0.0, 2.0, 1.5], [2.0, 0.0, 1.5], [2.0, 0.0, 1.5]]),
-            false,
-            true,
-        );
+        check(s, t([[0.0, 2.0, 1.0], [2.0, 0.0, 1.0], [2.0, 0.0, 1.0]]), true, true);
+        check(s, t([[0.0, 2.0, 1.5], [2.0, 0.0, 1.5], [2.0, 0.0, 1.5]]), false, true);
         // Parallel segments on distinct lines.
-        check(
-            s,
-            t([[0.0, 0.0, 1.0], [2.0, 2.0, 3.0], [2.0, 2.0, 3.0]]),
-            false,
-            true,
-        );
+        check(s, t([[0.0, 0.0, 1.0], [2.0, 2.0, 3.0], [2.0, 2.0, 3.0]]), false, true);
         // Points against segments and points.
         check(s, t([[0.5, 0.5, 0.5]; 3]), true, true);
         check(s, t([[0.5, 0.5, 0.5 + D40]; 3]), false, true);
         check(t([[1.0, 2.0, 3.0]; 3]), t([[1.0, 2.0, 3.0]; 3]), true, true);
-        check(
-            t([[1.0, 2.0, 3.0]; 3]),
-            t([[1.0, 2.0, 3.0 + D40]; 3]),
-            false,
-            true,
-        );
+        check(t([[1.0, 2.0, 3.0]; 3]), t([[1.0, 2.0, 3.0 + D40]; 3]), false, true);
         check(s, s, true, true);
     }
 
@@ -652,11 +491,7 @@ mod tests {
         [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
     }
     fn cross(a: P, b: P) -> P {
-        [
-            a[1] * b[2] - a[2] * b[1],
-            a[2] * b[0] - a[0] * b[2],
-            a[0] * b[1] - a[1] * b[0],
-        ]
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
     }
     fn dot(a: P, b: P) -> i128 {
         a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
@@ -763,13 +598,8 @@ mod tests {
             hits += expect as usize;
             let deg = |t: &Triangle| collinear(&t[0], &t[1], &t[2]);
             degenerate += (deg(&a) || deg(&b)) as usize;
-            coplanar +=
-                (!deg(&a) && (0..3).all(|i| volume_sign(&a[0], &a[1], &a[2], &b[i]) == 0)) as usize;
-            assert_eq!(
-                triangles_intersect(&a, &b),
-                expect,
-                "#{iter}: {ia:?} {ib:?}"
-            );
+            coplanar += (!deg(&a) && (0..3).all(|i| volume_sign(&a[0], &a[1], &a[2], &b[i]) == 0)) as usize;
+            assert_eq!(triangles_intersect(&a, &b), expect, "#{iter}: {ia:?} {ib:?}");
             assert_eq!(by_edges(&a, &b), expect, "edges #{iter}: {ia:?} {ib:?}");
             // The same pair, relabelled, swapped and moved by an exact map.
             let pa = PERMS[rng.int(0, 5) as usize];
@@ -779,11 +609,7 @@ mod tests {
             let shift = [0; 3].map(|_| rng.int(-1 << 20, 1 << 20) as f64 / 64.0);
             let ta = transform(&permute(&a, pa), r, mask, scale, shift);
             let tb = transform(&permute(&b, pb), r, mask, scale, shift);
-            assert_eq!(
-                triangles_intersect(&tb, &ta),
-                expect,
-                "moved #{iter}: {ia:?} {ib:?}"
-            );
+            assert_eq!(triangles_intersect(&tb, &ta), expect, "moved #{iter}: {ia:?} {ib:?}");
         }
         eprintln!(
             "{n} pairs: {hits} intersecting, {degenerate} with a zero-area triangle, \
@@ -825,11 +651,7 @@ mod tests {
         for _ in 0..200_000 {
             let e = 2f64.powi(rng.int(-60, 60) as i32);
             let mut r = || (rng.unit() * 2.0 - 1.0) * e;
-            let tri = [
-                Vec3::new(r(), r(), r()),
-                Vec3::new(r(), r(), r()),
-                Vec3::new(r(), r(), r()),
-            ];
+            let tri = [Vec3::new(r(), r(), r()), Vec3::new(r(), r(), r()), Vec3::new(r(), r(), r())];
             let (al, be) = (rng.unit() * 3.0 - 1.0, rng.unit() * 3.0 - 1.0);
             // Points on the plane up to rounding, some nudged by a few ulps.
             let mut p = [0; 3].map(|_| {

@@ -37,12 +37,8 @@ pub type Pose = [[f64; 4]; 4];
 /// The identity pose, every object's pose at creation.
 ///
 /// cbindgen:ignore
-pub const IDENTITY_POSE: Pose = [
-    [1.0, 0.0, 0.0, 0.0],
-    [0.0, 1.0, 0.0, 0.0],
-    [0.0, 0.0, 1.0, 0.0],
-    [0.0, 0.0, 0.0, 1.0],
-];
+pub const IDENTITY_POSE: Pose =
+    [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
 
 /// How far the rotation block of a pose may be from orthonormal: every entry of `R·Rᵀ − I`
 /// must be at most this in magnitude.
@@ -131,8 +127,7 @@ impl Object {
         let mut hi = [0.0; 3];
         for k in 0..3 {
             let ck = c[0] * t[k][0] + c[1] * t[k][1] + c[2] * t[k][2] + t[k][3];
-            let h =
-                self.half + 16.0 * f64::EPSILON * (self.center_magnitude + ck.abs() + self.half);
+            let h = self.half + 16.0 * f64::EPSILON * (self.center_magnitude + ck.abs() + self.half);
             lo[k] = ck - h;
             hi[k] = ck + h;
         }
@@ -197,10 +192,7 @@ impl World {
     }
 
     fn object_mut(&mut self, id: ObjectId) -> Result<&mut Object, NBodyError> {
-        self.objects
-            .get_mut(id as usize)
-            .and_then(Option::as_mut)
-            .ok_or(NBodyError::InvalidId)
+        self.objects.get_mut(id as usize).and_then(Option::as_mut).ok_or(NBodyError::InvalidId)
     }
 
     /// Adds an object made of `triangles` (triangle k reports `tri_ids[k]` in all-contacts
@@ -208,11 +200,7 @@ impl World {
     /// phase at once, tested against every other cube at its current pose.
     ///
     /// Panics if the two vectors differ in length.
-    pub fn add_object(
-        &mut self,
-        triangles: Vec<Triangle>,
-        tri_ids: Vec<i32>,
-    ) -> Result<ObjectId, NBodyError> {
+    pub fn add_object(&mut self, triangles: Vec<Triangle>, tri_ids: Vec<i32>) -> Result<ObjectId, NBodyError> {
         assert_eq!(triangles.len(), tri_ids.len(), "one id per triangle");
         let id = self.next_id().ok_or(NBodyError::TooManyObjects)?;
         if triangles.is_empty() {
@@ -306,11 +294,7 @@ impl World {
     }
 
     fn check_pair(&self, a: ObjectId, b: ObjectId) -> Result<(), NBodyError> {
-        if self.contains(a) && self.contains(b) {
-            Ok(())
-        } else {
-            Err(NBodyError::InvalidId)
-        }
+        if self.contains(a) && self.contains(b) { Ok(()) } else { Err(NBodyError::InvalidId) }
     }
 
     /// Whether {a, b} (a ≠ b) would be tested if its cubes overlapped: both active and the
@@ -339,11 +323,7 @@ impl World {
     /// list every intersecting triangle pair. The result is kept until the next call
     /// ([`World::contacts`]).
     pub fn collide(&mut self, first_contact: bool) -> &[ObjectContact] {
-        let request = CollideRequest {
-            first_contact,
-            frame: TriangleFrame::Model2,
-            ..Default::default()
-        };
+        let request = CollideRequest { first_contact, frame: TriangleFrame::Model2, ..Default::default() };
         let mut contacts = std::mem::take(&mut self.contacts);
         let mut scratch = std::mem::take(&mut self.scratch);
         contacts.clear();
@@ -354,25 +334,10 @@ impl World {
             let (Some(oa), Some(ob)) = (self.object(a), self.object(b)) else {
                 continue;
             };
-            collide(
-                &oa.model,
-                &oa.placement,
-                &ob.model,
-                &ob.placement,
-                &request,
-                &mut scratch,
-            );
+            collide(&oa.model, &oa.placement, &ob.model, &ob.placement, &request, &mut scratch);
             if scratch.colliding() {
-                let tri_pairs = if first_contact {
-                    Vec::new()
-                } else {
-                    scratch.pairs.clone()
-                };
-                contacts.push(ObjectContact {
-                    id1: a,
-                    id2: b,
-                    tri_pairs,
-                });
+                let tri_pairs = if first_contact { Vec::new() } else { scratch.pairs.clone() };
+                contacts.push(ObjectContact { id1: a, id2: b, tri_pairs });
             }
         }
         self.contacts = contacts;
@@ -388,41 +353,20 @@ impl World {
     /// The answer [`World::collide`] must give, by brute force: `collide` on every pair of
     /// tested objects, without the broad phase (for checks; quadratic).
     pub fn collide_brute_force(&self, first_contact: bool) -> Vec<ObjectContact> {
-        let request = CollideRequest {
-            first_contact,
-            frame: TriangleFrame::Model2,
-            ..Default::default()
-        };
+        let request = CollideRequest { first_contact, frame: TriangleFrame::Model2, ..Default::default() };
         let mut scratch = CollideResult::new();
         let mut out = Vec::new();
-        let ids: Vec<ObjectId> = (0..self.objects.len() as ObjectId)
-            .filter(|&i| self.contains(i))
-            .collect();
+        let ids: Vec<ObjectId> = (0..self.objects.len() as ObjectId).filter(|&i| self.contains(i)).collect();
         for (k, &a) in ids.iter().enumerate() {
             for &b in &ids[k + 1..] {
                 if !self.tested(a, b) {
                     continue;
                 }
                 let (oa, ob) = (self.object(a).unwrap(), self.object(b).unwrap());
-                collide(
-                    &oa.model,
-                    &oa.placement,
-                    &ob.model,
-                    &ob.placement,
-                    &request,
-                    &mut scratch,
-                );
+                collide(&oa.model, &oa.placement, &ob.model, &ob.placement, &request, &mut scratch);
                 if scratch.colliding() {
-                    let tri_pairs = if first_contact {
-                        Vec::new()
-                    } else {
-                        scratch.pairs.clone()
-                    };
-                    out.push(ObjectContact {
-                        id1: a,
-                        id2: b,
-                        tri_pairs,
-                    });
+                    let tri_pairs = if first_contact { Vec::new() } else { scratch.pairs.clone() };
+                    out.push(ObjectContact { id1: a, id2: b, tri_pairs });
                 }
             }
         }
@@ -490,9 +434,7 @@ fn check_pose(pose: &Pose) -> Result<(), NBodyError> {
 fn placement_of(pose: &Pose) -> Placement {
     let p = pose;
     Placement {
-        rotation: Mat3::new(
-            p[0][0], p[0][1], p[0][2], p[1][0], p[1][1], p[1][2], p[2][0], p[2][1], p[2][2],
-        ),
+        rotation: Mat3::new(p[0][0], p[0][1], p[0][2], p[1][0], p[1][1], p[1][2], p[2][0], p[2][1], p[2][2]),
         translation: Vec3::new(p[0][3], p[1][3], p[2][3]),
         scale: 1.0,
     }

@@ -59,14 +59,8 @@ struct Slot {
     index: [[u32; 2]; 3],
 }
 
-const EMPTY_SLOT: Slot = Slot {
-    present: false,
-    bounds: Aabb {
-        lo: [0.0; 3],
-        hi: [0.0; 3],
-    },
-    index: [[u32::MAX; 2]; 3],
-};
+const EMPTY_SLOT: Slot =
+    Slot { present: false, bounds: Aabb { lo: [0.0; 3], hi: [0.0; 3] }, index: [[u32::MAX; 2]; 3] };
 
 /// Boxes keyed by small integer ids, and the set of overlapping pairs `(a, b)`, `a < b`.
 #[derive(Clone, Debug, Default)]
@@ -89,10 +83,7 @@ impl SweepAndPrune {
 
     /// The box of `id`, if present.
     pub fn bounds(&self, id: u32) -> Option<&Aabb> {
-        self.slots
-            .get(id as usize)
-            .filter(|s| s.present)
-            .map(|s| &s.bounds)
+        self.slots.get(id as usize).filter(|s| s.present).map(|s| &s.bounds)
     }
 
     /// Overlapping pairs `(a, b)` with `a < b`, in ascending order.
@@ -118,18 +109,10 @@ impl SweepAndPrune {
         if self.slots.len() <= id as usize {
             self.slots.resize(id as usize + 1, EMPTY_SLOT);
         }
-        self.slots[id as usize] = Slot {
-            present: true,
-            bounds,
-            index: [[0; 2]; 3],
-        };
+        self.slots[id as usize] = Slot { present: true, bounds, index: [[0; 2]; 3] };
         for axis in 0..3 {
             for hi in [false, true] {
-                let end = Endpoint {
-                    value: if hi { bounds.hi[axis] } else { bounds.lo[axis] },
-                    id,
-                    hi,
-                };
+                let end = Endpoint { value: if hi { bounds.hi[axis] } else { bounds.lo[axis] }, id, hi };
                 let list = &mut self.axes[axis];
                 let at = list.partition_point(|e| e.before(&end));
                 list.insert(at, end);
@@ -176,12 +159,7 @@ impl SweepAndPrune {
 
     /// Gives one end a new coordinate and walks it to its sorted place.
     fn move_end(&mut self, id: u32, axis: usize, hi: bool, value: f64) {
-        let SweepAndPrune {
-            axes,
-            slots,
-            pairs,
-            swaps,
-        } = self;
+        let SweepAndPrune { axes, slots, pairs, swaps } = self;
         let list = &mut axes[axis];
         let slot = &mut slots[id as usize];
         let mut i = slot.index[axis][hi as usize] as usize;
@@ -235,32 +213,19 @@ impl SweepAndPrune {
         let present = self.slots.iter().filter(|s| s.present).count();
         for (axis, list) in self.axes.iter().enumerate() {
             if list.len() != 2 * present {
-                return Err(format!(
-                    "axis {axis}: {} ends for {present} boxes",
-                    list.len()
-                ));
+                return Err(format!("axis {axis}: {} ends for {present} boxes", list.len()));
             }
             for (i, e) in list.iter().enumerate() {
                 if i > 0 && e.before(&list[i - 1]) {
                     return Err(format!("axis {axis}: ends {} and {i} out of order", i - 1));
                 }
-                let slot = self
-                    .slots
-                    .get(e.id as usize)
-                    .ok_or("end of an unknown id")?;
+                let slot = self.slots.get(e.id as usize).ok_or("end of an unknown id")?;
                 if !slot.present || slot.index[axis][e.hi as usize] as usize != i {
                     return Err(format!("axis {axis}: end {i} of box {} not indexed", e.id));
                 }
-                let expected = if e.hi {
-                    slot.bounds.hi[axis]
-                } else {
-                    slot.bounds.lo[axis]
-                };
+                let expected = if e.hi { slot.bounds.hi[axis] } else { slot.bounds.lo[axis] };
                 if e.value.to_bits() != expected.to_bits() {
-                    return Err(format!(
-                        "axis {axis}: end {i} of box {} has a stale value",
-                        e.id
-                    ));
+                    return Err(format!("axis {axis}: end {i} of box {} has a stale value", e.id));
                 }
             }
         }
@@ -268,22 +233,15 @@ impl SweepAndPrune {
         if brute != self.pairs {
             let missing: Vec<_> = brute.difference(&self.pairs).collect();
             let extra: Vec<_> = self.pairs.difference(&brute).collect();
-            return Err(format!(
-                "pair set wrong: missing {missing:?}, extra {extra:?}"
-            ));
+            return Err(format!("pair set wrong: missing {missing:?}, extra {extra:?}"));
         }
         Ok(())
     }
 
     /// Every overlapping pair, by testing all pairs (for checks).
     pub fn brute_force_pairs(&self) -> BTreeSet<(u32, u32)> {
-        let live: Vec<(u32, &Aabb)> = self
-            .slots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.present)
-            .map(|(i, s)| (i as u32, &s.bounds))
-            .collect();
+        let live: Vec<(u32, &Aabb)> =
+            self.slots.iter().enumerate().filter(|(_, s)| s.present).map(|(i, s)| (i as u32, &s.bounds)).collect();
         let mut out = BTreeSet::new();
         for (k, &(a, ba)) in live.iter().enumerate() {
             for &(b, bb) in &live[k + 1..] {
@@ -340,18 +298,12 @@ mod tests {
     }
 
     fn cube(c: [f64; 3], r: f64) -> Aabb {
-        Aabb {
-            lo: c.map(|v| v - r),
-            hi: c.map(|v| v + r),
-        }
+        Aabb { lo: c.map(|v| v - r), hi: c.map(|v| v + r) }
     }
 
     /// Coordinates on a coarse grid, so that ends often coincide exactly (ties).
     fn grid_box(rng: &mut Rng, span: u64) -> Aabb {
-        let mut b = Aabb {
-            lo: [0.0; 3],
-            hi: [0.0; 3],
-        };
+        let mut b = Aabb { lo: [0.0; 3], hi: [0.0; 3] };
         for k in 0..3 {
             let lo = rng.below(span) as f64 * 0.25;
             b.lo[k] = lo;
@@ -366,15 +318,9 @@ mod tests {
         sap.insert(0, cube([0.0; 3], 0.5));
         sap.insert(1, cube([1.0, 0.0, 0.0], 0.5));
         sap.insert(2, cube([2.0 + 1e-12, 0.0, 0.0], 0.5));
-        assert_eq!(
-            sap.pairs().iter().copied().collect::<Vec<_>>(),
-            vec![(0, 1)]
-        );
+        assert_eq!(sap.pairs().iter().copied().collect::<Vec<_>>(), vec![(0, 1)]);
         sap.update(2, cube([2.0, 0.0, 0.0], 0.5));
-        assert_eq!(
-            sap.pairs().iter().copied().collect::<Vec<_>>(),
-            vec![(0, 1), (1, 2)]
-        );
+        assert_eq!(sap.pairs().iter().copied().collect::<Vec<_>>(), vec![(0, 1), (1, 2)]);
         sap.validate().unwrap();
     }
 
@@ -423,8 +369,7 @@ mod tests {
                 centres.push(Some((c, 1.0)));
                 next_id += 1;
             }
-            sap.validate()
-                .unwrap_or_else(|e| panic!("step {step}: {e}"));
+            sap.validate().unwrap_or_else(|e| panic!("step {step}: {e}"));
         }
         assert!(sap.swaps() > 0);
     }
@@ -439,14 +384,9 @@ mod tests {
         sap.validate().unwrap();
         for step in 0..2000 {
             let id = rng.below(30) as u32;
-            let b = if rng.below(3) == 0 {
-                *sap.bounds(id).unwrap()
-            } else {
-                grid_box(&mut rng, 12)
-            };
+            let b = if rng.below(3) == 0 { *sap.bounds(id).unwrap() } else { grid_box(&mut rng, 12) };
             sap.update(id, b);
-            sap.validate()
-                .unwrap_or_else(|e| panic!("step {step}: {e}"));
+            sap.validate().unwrap_or_else(|e| panic!("step {step}: {e}"));
         }
     }
 

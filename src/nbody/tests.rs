@@ -25,15 +25,8 @@ impl Rng {
         self.next() % n
     }
     fn rotation(&mut self) -> Mat3 {
-        let q = Quaternion::new(
-            self.symmetric(),
-            self.symmetric(),
-            self.symmetric(),
-            self.symmetric(),
-        );
-        *UnitQuaternion::from_quaternion(q)
-            .to_rotation_matrix()
-            .matrix()
+        let q = Quaternion::new(self.symmetric(), self.symmetric(), self.symmetric(), self.symmetric());
+        *UnitQuaternion::from_quaternion(q).to_rotation_matrix().matrix()
     }
 }
 
@@ -59,18 +52,8 @@ fn box_mesh(lo: [f64; 3], hi: [f64; 3]) -> Vec<Triangle> {
             if i & 4 == 0 { lo[2] } else { hi[2] },
         )
     };
-    let quads = [
-        [0, 1, 3, 2],
-        [4, 6, 7, 5],
-        [0, 4, 5, 1],
-        [2, 3, 7, 6],
-        [0, 2, 6, 4],
-        [1, 5, 7, 3],
-    ];
-    quads
-        .iter()
-        .flat_map(|q| [[c(q[0]), c(q[1]), c(q[2])], [c(q[0]), c(q[2]), c(q[3])]])
-        .collect()
+    let quads = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
+    quads.iter().flat_map(|q| [[c(q[0]), c(q[1]), c(q[2])], [c(q[0]), c(q[2]), c(q[3])]]).collect()
 }
 
 /// A UV sphere of radius `r` around `centre`.
@@ -111,16 +94,10 @@ fn random_mesh(rng: &mut Rng) -> Vec<Triangle> {
     match rng.below(3) {
         0 => {
             let h = [0.2 + rng.unit(), 0.2 + rng.unit(), 0.2 + rng.unit()];
-            box_mesh(
-                [off[0] - h[0], off[1] - h[1], off[2] - h[2]],
-                [off[0] + h[0], off[1] + h[1], off[2] + h[2]],
-            )
+            box_mesh([off[0] - h[0], off[1] - h[1], off[2] - h[2]], [off[0] + h[0], off[1] + h[1], off[2] + h[2]])
         }
         1 => sphere_mesh(off, 0.3 + rng.unit(), 6 + rng.below(6) as usize),
-        _ => box_mesh(
-            [off[0] - 1.5, off[1] - 1.0, off[2] - 0.02],
-            [off[0] + 1.5, off[1] + 1.0, off[2] + 0.02],
-        ),
+        _ => box_mesh([off[0] - 1.5, off[1] - 1.0, off[2] - 0.02], [off[0] + 1.5, off[1] + 1.0, off[2] + 0.02]),
     }
 }
 
@@ -144,26 +121,14 @@ fn random_scene_matches_brute_force_in_both_phases() {
     let mut bodies = Vec::new();
     let new_body = |rng: &mut Rng, world: &mut World| {
         let id = add(world, random_mesh(rng));
-        let axis = nalgebra::Unit::new_normalize(Vec3::new(
-            rng.symmetric(),
-            rng.symmetric(),
-            rng.symmetric(),
-        ));
+        let axis = nalgebra::Unit::new_normalize(Vec3::new(rng.symmetric(), rng.symmetric(), rng.symmetric()));
         let spin = *nalgebra::Rotation3::from_axis_angle(&axis, 0.02 + 0.1 * rng.unit()).matrix();
         Body {
             id,
             r: rng.rotation(),
             spin,
-            x: [
-                4.0 * rng.symmetric(),
-                4.0 * rng.symmetric(),
-                4.0 * rng.symmetric(),
-            ],
-            v: [
-                0.15 * rng.symmetric(),
-                0.15 * rng.symmetric(),
-                0.15 * rng.symmetric(),
-            ],
+            x: [4.0 * rng.symmetric(), 4.0 * rng.symmetric(), 4.0 * rng.symmetric()],
+            v: [0.15 * rng.symmetric(), 0.15 * rng.symmetric(), 0.15 * rng.symmetric()],
             kind: rng.below(6),
         }
     };
@@ -209,31 +174,13 @@ fn random_scene_matches_brute_force_in_both_phases() {
             world.delete(gone.id).unwrap();
             bodies.push(new_body(&mut rng, &mut world));
         }
-        world
-            .validate()
-            .unwrap_or_else(|e| panic!("frame {frame}: {e}"));
+        world.validate().unwrap_or_else(|e| panic!("frame {frame}: {e}"));
         let first = world.collide(true).to_vec();
-        assert_eq!(
-            first,
-            world.collide_brute_force(true),
-            "frame {frame}, first contact"
-        );
-        assert!(
-            first
-                .windows(2)
-                .all(|w| (w[0].id1, w[0].id2) < (w[1].id1, w[1].id2))
-        );
-        assert!(
-            first
-                .iter()
-                .all(|c| c.id1 < c.id2 && c.tri_pairs.is_empty())
-        );
+        assert_eq!(first, world.collide_brute_force(true), "frame {frame}, first contact");
+        assert!(first.windows(2).all(|w| (w[0].id1, w[0].id2) < (w[1].id1, w[1].id2)));
+        assert!(first.iter().all(|c| c.id1 < c.id2 && c.tri_pairs.is_empty()));
         let all = world.collide(false).to_vec();
-        assert_eq!(
-            all,
-            world.collide_brute_force(false),
-            "frame {frame}, all contacts"
-        );
+        assert_eq!(all, world.collide_brute_force(false), "frame {frame}, all contacts");
         assert_eq!(pairs_of(&all), pairs_of(&first), "frame {frame}");
         assert!(all.iter().all(|c| !c.tri_pairs.is_empty()));
         contacts_seen += first.len();
@@ -251,11 +198,7 @@ fn cube_holds_the_posed_object() {
     let id = add(&mut world, tris.clone());
     for _ in 0..200 {
         let r = rng.rotation();
-        let t = [
-            1e3 * rng.symmetric(),
-            1e3 * rng.symmetric(),
-            1e3 * rng.symmetric(),
-        ];
+        let t = [1e3 * rng.symmetric(), 1e3 * rng.symmetric(), 1e3 * rng.symmetric()];
         world.set_pose(id, &pose(&r, t)).unwrap();
         let cube = *world.broad.bounds(id).unwrap();
         for p in tris.iter().flatten() {
@@ -286,20 +229,11 @@ fn ids_count_up_and_are_never_reused() {
     world.delete(b).unwrap();
     assert_eq!(world.delete(b), Err(NBodyError::InvalidId));
     assert_eq!(add(&mut world, box_mesh([0.0; 3], [1.0; 3])), 2);
-    assert_eq!(
-        world.set_pose(1, &IDENTITY_POSE),
-        Err(NBodyError::InvalidId)
-    );
+    assert_eq!(world.set_pose(1, &IDENTITY_POSE), Err(NBodyError::InvalidId));
     assert_eq!(world.activate_pair(0, 1), Err(NBodyError::InvalidId));
-    assert_eq!(
-        world.set_pose(1000, &IDENTITY_POSE),
-        Err(NBodyError::InvalidId)
-    );
+    assert_eq!(world.set_pose(1000, &IDENTITY_POSE), Err(NBodyError::InvalidId));
     assert_eq!(world.len(), 2);
-    assert_eq!(
-        world.add_object(Vec::new(), Vec::new()),
-        Err(NBodyError::EmptyObject)
-    );
+    assert_eq!(world.add_object(Vec::new(), Vec::new()), Err(NBodyError::EmptyObject));
     assert_eq!(world.next_id(), Some(3));
     world.validate().unwrap();
 }
@@ -350,10 +284,7 @@ fn activation_layers_are_independent() {
     assert_eq!(world.is_pair_enabled(0, 2), Some(false));
     assert_eq!(world.is_pair_enabled(1, 1), Some(true));
     let now = pairs_of(world.collide(true));
-    let expected: Vec<_> = pairs_of(&all)
-        .into_iter()
-        .filter(|&p| p != (0, 2))
-        .collect();
+    let expected: Vec<_> = pairs_of(&all).into_iter().filter(|&p| p != (0, 2)).collect();
     assert_eq!(now, expected);
     world.activate_pair(0, 2).unwrap();
     world.activate_pair(0, 1).unwrap();
@@ -383,9 +314,7 @@ fn touching_boxes_collide_and_barely_separated_ones_do_not() {
     let b = add(&mut world, box_mesh([-0.5; 3], [0.5; 3]));
     world.set_pose(b, &translation([1.0, 0.0, 0.0])).unwrap();
     assert_eq!(pairs_of(world.collide(true)), vec![(a, b)]);
-    world
-        .set_pose(b, &translation([1.0000001, 0.0, 0.0]))
-        .unwrap();
+    world.set_pose(b, &translation([1.0000001, 0.0, 0.0])).unwrap();
     assert!(world.collide(true).is_empty());
     assert_eq!(world.candidates().count(), 1);
 }
@@ -397,30 +326,19 @@ fn containment_is_not_contact() {
     let inner = add(&mut world, sphere_mesh([0.0; 3], 1.0, 8));
     assert_eq!(world.candidates().collect::<Vec<_>>(), vec![(shell, inner)]);
     assert!(world.collide(true).is_empty());
-    world
-        .set_pose(inner, &translation([2.5, 0.0, 0.0]))
-        .unwrap();
+    world.set_pose(inner, &translation([2.5, 0.0, 0.0])).unwrap();
     assert_eq!(pairs_of(world.collide(true)), vec![(shell, inner)]);
 }
 
 #[test]
 fn all_contacts_list_the_lower_ids_triangles_first() {
     let mut world = World::new();
-    let a = world
-        .add_object(box_mesh([-0.5; 3], [0.5; 3]), (100..112).collect())
-        .unwrap();
-    let b = world
-        .add_object(sphere_mesh([0.0; 3], 0.3, 6), (0..60).collect())
-        .unwrap();
+    let a = world.add_object(box_mesh([-0.5; 3], [0.5; 3]), (100..112).collect()).unwrap();
+    let b = world.add_object(sphere_mesh([0.0; 3], 0.3, 6), (0..60).collect()).unwrap();
     world.set_pose(b, &translation([0.5, 0.0, 0.0])).unwrap();
     let all = world.collide(false).to_vec();
     assert_eq!(pairs_of(&all), vec![(a, b)]);
-    assert!(
-        all[0]
-            .tri_pairs
-            .iter()
-            .all(|p| (100..112).contains(&p.id1) && (0..60).contains(&p.id2))
-    );
+    assert!(all[0].tri_pairs.iter().all(|p| (100..112).contains(&p.id1) && (0..60).contains(&p.id2)));
 }
 
 #[test]
@@ -430,19 +348,9 @@ fn a_one_ulp_move_does_not_hang() {
     let a = add(&mut world, box_mesh([-0.5; 3], [0.5; 3]));
     let b = add(&mut world, box_mesh([-0.5; 3], [0.5; 3]));
     world.set_pose(b, &translation([0.34, 0.0, 0.0])).unwrap();
-    world
-        .set_pose(
-            b,
-            &translation([f64::from_bits(0.34f64.to_bits() - 1), 0.0, 0.0]),
-        )
-        .unwrap();
+    world.set_pose(b, &translation([f64::from_bits(0.34f64.to_bits() - 1), 0.0, 0.0])).unwrap();
     world.set_pose(a, &translation([0.0, 0.0, 0.0])).unwrap();
-    world
-        .set_pose(
-            b,
-            &translation([f64::from_bits(0.34f64.to_bits() - 1), 0.0, 0.0]),
-        )
-        .unwrap();
+    world.set_pose(b, &translation([f64::from_bits(0.34f64.to_bits() - 1), 0.0, 0.0])).unwrap();
     world.validate().unwrap();
     world.collide(true);
 }
@@ -457,9 +365,7 @@ fn worlds_can_move_between_threads() {
                 let mut world = World::new();
                 add(&mut world, box_mesh([-0.5; 3], [0.5; 3]));
                 add(&mut world, box_mesh([-0.5; 3], [0.5; 3]));
-                world
-                    .set_pose(1, &translation([k as f64 * 5.0, 0.0, 0.0]))
-                    .unwrap();
+                world.set_pose(1, &translation([k as f64 * 5.0, 0.0, 0.0])).unwrap();
                 world.collide(true).len()
             })
         })

@@ -2,7 +2,7 @@
 
 use super::Relative;
 use crate::bv::obb::{
-    BoxTest, Both, DUAL, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint, pair_disjoint,
+    Both, BoxTest, DUAL, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint, pair_disjoint,
     spheres_disjoint, uses_spheres,
 };
 use crate::geometry::tri_intersect::triangles_intersect;
@@ -131,10 +131,7 @@ fn traverse<const TEST: u8>(
     // Bound on the rounding of a transformed box centre and of its difference with another
     // (packed coordinates, a few ε times the magnitudes, which packing at most doubles):
     // every box test is widened by it, so no pair of boxes that truly touch is ever pruned.
-    let slack = 64.0
-        * f64::EPSILON
-        * (a.magnitude() + rel.scale * b.magnitude() + rel.translation.amax())
-        / fa.unit;
+    let slack = 64.0 * f64::EPSILON * (a.magnitude() + rel.scale * b.magnitude() + rel.translation.amax()) / fa.unit;
     let (sa, sb) = (a.collide_slots(), b.collide_slots());
     let Stacks { mut pending, mut placed } = std::mem::take(&mut result.stacks);
     pending.clear();

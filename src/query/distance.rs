@@ -346,13 +346,7 @@ impl Search<'_> {
         let f = [rotate(&axis(&b.axes, 0)), rotate(&axis(&b.axes, 1)), rotate(&axis(&b.axes, 2))];
         let cb = [b.corner.x * s, b.corner.y * s, b.corner.z * s];
         let o = [dot3(&m[0], &cb) + tr.x, dot3(&m[1], &cb) + tr.y, dot3(&m[2], &cb) + tr.z];
-        Kept {
-            f,
-            o,
-            lengths: [b.lengths[0] * s, b.lengths[1] * s],
-            radius: b.radius * s,
-            coords: self.coords,
-        }
+        Kept { f, o, lengths: [b.lengths[0] * s, b.lengths[1] * s], radius: b.radius * s, coords: self.coords }
     }
 
     /// a's volume in b's model frame (unscaled), for testing it against b's nodes.
@@ -362,15 +356,10 @@ impl Search<'_> {
         let tr = &self.rel.translation;
         // f[i] = Mᵀ·a_i: a's axis i in b's model frame.
         let unrotate = |u: &[f64; 3]| [dot3(&mc[0], u), dot3(&mc[1], u), dot3(&mc[2], u)];
-        let f =
-            [unrotate(&axis(&a.axes, 0)), unrotate(&axis(&a.axes, 1)), unrotate(&axis(&a.axes, 2))];
+        let f = [unrotate(&axis(&a.axes, 0)), unrotate(&axis(&a.axes, 1)), unrotate(&axis(&a.axes, 2))];
         // o_i = a_i·(T − c_a).
         let dt = [tr.x - a.corner.x, tr.y - a.corner.y, tr.z - a.corner.z];
-        let o = [
-            dot3(&axis(&a.axes, 0), &dt),
-            dot3(&axis(&a.axes, 1), &dt),
-            dot3(&axis(&a.axes, 2), &dt),
-        ];
+        let o = [dot3(&axis(&a.axes, 0), &dt), dot3(&axis(&a.axes, 1), &dt), dot3(&axis(&a.axes, 2), &dt)];
         Kept { f, o, lengths: a.lengths, radius: a.radius, coords: self.coords }
     }
 
@@ -387,9 +376,7 @@ impl Search<'_> {
         // Only a pair closer than the best so far matters (the margin covers the rounding of
         // the separating-plane test, relative to the coordinates).
         let cut = self.best + 1e-12 * self.coords;
-        let Some(d) =
-            triangle_distance_within(&self.a.triangles()[ta], &self.triangle_in_a(tb), cut)
-        else {
+        let Some(d) = triangle_distance_within(&self.a.triangles()[ta], &self.triangle_in_a(tb), cut) else {
             return;
         };
         if d.distance < self.best || self.best_pair.is_none() {
@@ -469,8 +456,7 @@ impl Search<'_> {
                 stack.push(near);
                 continue;
             }
-            let [c1, c2] =
-                self.expand(ia, ib).map(|(d, a, b)| Entry { d, a, b, lazy: Lazy::Tested });
+            let [c1, c2] = self.expand(ia, ib).map(|(d, a, b)| Entry { d, a, b, lazy: Lazy::Tested });
             // Push the farther pair first so the closer one is visited first.
             if c2.d < c1.d {
                 stack.push(c1);
@@ -622,9 +608,7 @@ fn run(
     if stop_at.is_none() {
         // Seed the bound from the warm start (or any pair): not counted as a test.
         let (ta, tb) = warm_start
-            .filter(|&(a, b)| {
-                (a as usize) < m1.num_triangles() && (b as usize) < m2.num_triangles()
-            })
+            .filter(|&(a, b)| (a as usize) < m1.num_triangles() && (b as usize) < m2.num_triangles())
             .unwrap_or((0, 0));
         search.leaf_pair(ta as usize, tb as usize, false);
     }
@@ -649,11 +633,7 @@ fn run(
     } else {
         search.depth_first((0, 0), &mut stack);
     }
-    let mut result = DistanceResult {
-        bv_tests: search.bv_tests,
-        tri_tests: search.tri_tests,
-        ..Default::default()
-    };
+    let mut result = DistanceResult { bv_tests: search.bv_tests, tri_tests: search.tri_tests, ..Default::default() };
     let found = match stop_at {
         None => true,
         Some(t) => search.best_pair.is_some() && search.best <= t * to_local,
@@ -687,17 +667,7 @@ pub fn distance(
     cache: Option<&mut DistanceCache>,
 ) -> DistanceResult {
     let warm = cache.as_ref().and_then(|c| c.last_pair);
-    let result = run(
-        m1,
-        p1,
-        m2,
-        p2,
-        request.qsize,
-        warm,
-        None,
-        request.rel_err.max(0.0),
-        request.abs_err.max(0.0),
-    );
+    let result = run(m1, p1, m2, p2, request.qsize, warm, None, request.rel_err.max(0.0), request.abs_err.max(0.0));
     if let Some(cache) = cache {
         cache.last_pair = result.closest_pair;
     }
@@ -757,11 +727,9 @@ mod tests {
                     break v / n;
                 }
             };
-            nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
-                q[0], q[1], q[2], q[3],
-            ))
-            .to_rotation_matrix()
-            .into_inner()
+            nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]))
+                .to_rotation_matrix()
+                .into_inner()
         }
     }
 
@@ -820,17 +788,12 @@ mod tests {
                 pb.translation += rng.vec(-1.0, 1.0) * 2.0;
                 let truth = brute_force(&ta, &pa, &tb, &pb);
                 separated += usize::from(truth > 0.0);
-                let size =
-                    4.0 * (pa.scale + pb.scale) + pa.translation.amax() + pb.translation.amax();
+                let size = 4.0 * (pa.scale + pb.scale) + pa.translation.amax() + pb.translation.amax();
                 let tol = 1e-12 * size;
                 for qsize in [2, 3, 16] {
                     let request = DistanceRequest { qsize, ..Default::default() };
                     let r = distance(&ma, &pa, &mb, &pb, &request, Some(&mut cache));
-                    assert!(
-                        (r.distance - truth).abs() <= tol,
-                        "case {case} qsize {qsize}: {} vs {truth}",
-                        r.distance
-                    );
+                    assert!((r.distance - truth).abs() <= tol, "case {case} qsize {qsize}: {} vs {truth}", r.distance);
                     let apart = (pa.apply(&r.p1) - pb.apply(&r.p2)).norm();
                     assert!((apart - r.distance).abs() <= tol, "points {apart} vs {}", r.distance);
                     let (ia, ib) = r.closest_pair.unwrap();
@@ -841,20 +804,11 @@ mod tests {
                     assert!((pair.distance - truth).abs() <= tol);
                     // Within the requested error, never below the truth.
                     let (rel_err, abs_err) = (0.25, 0.05 * truth);
-                    let r = distance(
-                        &ma,
-                        &pa,
-                        &mb,
-                        &pb,
-                        &DistanceRequest { rel_err, abs_err, qsize },
-                        None,
-                    );
+                    let r = distance(&ma, &pa, &mb, &pb, &DistanceRequest { rel_err, abs_err, qsize }, None);
                     assert!(r.distance >= truth - tol);
                     assert!(r.distance <= truth + abs_err.min(rel_err * truth) + tol);
                     // Tolerance queries on both sides of the distance.
-                    for t in
-                        [0.0, truth * 0.5, truth * 0.999, truth * 1.001, truth * 2.0, truth + 1.0]
-                    {
+                    for t in [0.0, truth * 0.5, truth * 0.999, truth * 1.001, truth * 2.0, truth + 1.0] {
                         let r = tolerance(&ma, &pa, &mb, &pb, t, qsize);
                         if (t - truth).abs() <= tol {
                             continue;
@@ -865,11 +819,7 @@ mod tests {
                             let apart = (pa.apply(&r.p1) - pb.apply(&r.p2)).norm();
                             assert!((apart - r.distance).abs() <= tol);
                         } else {
-                            assert!(
-                                r.distance > t && r.distance <= truth + tol,
-                                "{} {t} {truth}",
-                                r.distance
-                            );
+                            assert!(r.distance > t && r.distance <= truth + tol, "{} {t} {truth}", r.distance);
                         }
                     }
                 }

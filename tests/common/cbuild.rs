@@ -22,11 +22,7 @@ pub fn scratch_dir(name: &str) -> PathBuf {
 /// own), else `include`.
 pub fn header_dir() -> PathBuf {
     let generated = PathBuf::from(env!("OUT_DIR"));
-    if generated.join("rapidpqp.h").is_file() {
-        generated
-    } else {
-        manifest_dir().join("include")
-    }
+    if generated.join("rapidpqp.h").is_file() { generated } else { manifest_dir().join("include") }
 }
 
 /// The system C (`cpp = false`) or C++ compiler for this build's target and host with
@@ -66,9 +62,7 @@ pub fn run(command: Command, what: &str) -> Output {
 
 /// [`run`], with `hint` added to the message when the command cannot be started.
 pub fn run_or_explain(mut command: Command, what: &str, hint: &str) -> Output {
-    command
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {what} ({command:?}): {e}{hint}"))
+    command.output().unwrap_or_else(|e| panic!("cannot run {what} ({command:?}): {e}{hint}"))
 }
 
 /// The system libraries a program linked with `librapidpqp.a` needs besides it.
@@ -76,12 +70,7 @@ pub const SYSTEM_LIBS: [&str; 3] = ["-lm", "-lpthread", "-ldl"];
 
 /// `librapidpqp.a` and [`SYSTEM_LIBS`].
 pub fn static_link(static_lib: &Path) -> [&OsStr; 4] {
-    [
-        static_lib.as_os_str(),
-        SYSTEM_LIBS[0].as_ref(),
-        SYSTEM_LIBS[1].as_ref(),
-        SYSTEM_LIBS[2].as_ref(),
-    ]
+    [static_lib.as_os_str(), SYSTEM_LIBS[0].as_ref(), SYSTEM_LIBS[1].as_ref(), SYSTEM_LIBS[2].as_ref()]
 }
 
 /// The flags of an AddressSanitizer build.
@@ -89,45 +78,22 @@ pub const ASAN_FLAGS: [&str; 3] = ["-fsanitize=address", "-fno-omit-frame-pointe
 
 /// Compiles `c_tests/<source>` with `compiler` and the extra arguments (flags, libraries) into
 /// `target/tmp/c_tests/<exe>`; the compiler's messages on failure.
-pub fn try_compile(
-    mut compiler: Command,
-    source: &str,
-    exe: &str,
-    args: &[&OsStr],
-) -> Result<PathBuf, String> {
+pub fn try_compile(mut compiler: Command, source: &str, exe: &str, args: &[&OsStr]) -> Result<PathBuf, String> {
     let out = scratch_dir("c_tests").join(exe);
-    compiler
-        .arg(manifest_dir().join("c_tests").join(source))
-        .args(args)
-        .arg("-o")
-        .arg(&out);
+    compiler.arg(manifest_dir().join("c_tests").join(source)).args(args).arg("-o").arg(&out);
     let output = run(compiler, "the C compiler");
-    if output.status.success() {
-        Ok(out)
-    } else {
-        Err(report(&output))
-    }
+    if output.status.success() { Ok(out) } else { Err(report(&output)) }
 }
 
 /// [`try_compile`], panicking with the compiler's messages on failure.
 pub fn compile(compiler: Command, source: &str, exe: &str, args: &[&OsStr]) -> PathBuf {
-    try_compile(compiler, source, exe, args)
-        .unwrap_or_else(|e| panic!("compiling c_tests/{source} failed:\n{e}"))
+    try_compile(compiler, source, exe, args).unwrap_or_else(|e| panic!("compiling c_tests/{source} failed:\n{e}"))
 }
 
 /// [`try_compile`] with [`ASAN_FLAGS`], linked with `librapidpqp.a`; `None` (after printing why)
 /// where the compiler cannot build with AddressSanitizer.
-pub fn try_compile_asan(
-    compiler: Command,
-    source: &str,
-    exe: &str,
-    static_lib: &Path,
-) -> Option<PathBuf> {
-    let args: Vec<&OsStr> = ASAN_FLAGS
-        .iter()
-        .map(OsStr::new)
-        .chain(static_link(static_lib))
-        .collect();
+pub fn try_compile_asan(compiler: Command, source: &str, exe: &str, static_lib: &Path) -> Option<PathBuf> {
+    let args: Vec<&OsStr> = ASAN_FLAGS.iter().map(OsStr::new).chain(static_link(static_lib)).collect();
     match try_compile(compiler, source, exe, &args) {
         Ok(exe) => Some(exe),
         Err(why) => {
@@ -143,11 +109,7 @@ pub fn try_compile_asan(
 pub fn selected_cases(marker: &str) -> Vec<PathBuf> {
     let root = super::conformance_dir();
     let filter = std::env::var("RAPIDPQP_CASES").unwrap_or_default();
-    let words: Vec<&str> = filter
-        .split(',')
-        .map(str::trim)
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words: Vec<&str> = filter.split(',').map(str::trim).filter(|w| !w.is_empty()).collect();
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", root.display()))
         .map(|entry| entry.expect("directory entry").path())
@@ -163,8 +125,5 @@ pub fn selected_cases(marker: &str) -> Vec<PathBuf> {
 
 /// The folders of `cases` whose names are among `names`.
 pub fn only_named(cases: Vec<PathBuf>, names: &[&str]) -> Vec<PathBuf> {
-    cases
-        .into_iter()
-        .filter(|dir| names.iter().any(|name| dir.ends_with(name)))
-        .collect()
+    cases.into_iter().filter(|dir| names.iter().any(|name| dir.ends_with(name))).collect()
 }

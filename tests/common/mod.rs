@@ -110,10 +110,7 @@ pub fn sorted(mut pairs: Vec<(i32, i32)>) -> Vec<(i32, i32)> {
 /// `target/<profile>`: the test binary lives in `target/<profile>/deps`.
 pub fn profile_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("path of the test binary");
-    exe.parent()
-        .and_then(std::path::Path::parent)
-        .expect("target/<profile>/deps/<test binary>")
-        .to_path_buf()
+    exe.parent().and_then(std::path::Path::parent).expect("target/<profile>/deps/<test binary>").to_path_buf()
 }
 
 /// A C library artifact (`librapidpqp.a` or `.so`) of this very build. `cargo test` builds
@@ -150,11 +147,5 @@ pub fn built_library(file: &str) -> PathBuf {
 
 /// The six faces of a cube as quads of corner numbers 0..8, each bit of a corner number
 /// choosing the low or high side on one axis (which bit is which axis is the user's).
-pub const CUBE_QUADS: [[usize; 4]; 6] = [
-    [0, 1, 3, 2],
-    [4, 6, 7, 5],
-    [0, 4, 5, 1],
-    [2, 3, 7, 6],
-    [0, 2, 6, 4],
-    [1, 5, 7, 3],
-];
+pub const CUBE_QUADS: [[usize; 4]; 6] =
+    [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];

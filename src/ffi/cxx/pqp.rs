@@ -20,12 +20,10 @@ use crate::bv::obb::{BoxTest, disjoint};
 use crate::bv::rss::rectangle_distance;
 use crate::bv::{Obb, Rss};
 use crate::ffi::pqp::{
-    self as c, CollisionPair, PQP_CollideResult, PQP_DistanceResult, PQP_ERR_BUILD_OUT_OF_SEQUENCE,
-    PQP_ERR_INTERNAL, PQP_ERR_INVALID_MODEL, PQP_ERR_NULL_POINTER, PQP_OK, PQP_ToleranceResult,
+    self as c, CollisionPair, PQP_CollideResult, PQP_DistanceResult, PQP_ERR_BUILD_OUT_OF_SEQUENCE, PQP_ERR_INTERNAL,
+    PQP_ERR_INVALID_MODEL, PQP_ERR_NULL_POINTER, PQP_OK, PQP_ToleranceResult,
 };
-use crate::ffi::{
-    free_handle, guard, is_live_handle, new_handle, register_handle, unregister_handle,
-};
+use crate::ffi::{free_handle, guard, is_live_handle, new_handle, register_handle, unregister_handle};
 use crate::math::{Mat3, Vec3};
 
 const STATE_EMPTY: c_int = 0;
@@ -101,11 +99,7 @@ fn clamp(n: usize) -> c_int {
 
 /// Points the public fields at the state's triangle array.
 fn sync(m: &mut PqpModelAbi, tris: &mut Vec<TriAbi>) {
-    m.tris = if tris.capacity() == 0 {
-        ptr::null_mut()
-    } else {
-        tris.as_mut_ptr()
-    };
+    m.tris = if tris.capacity() == 0 { ptr::null_mut() } else { tris.as_mut_ptr() };
     m.num_tris = clamp(tris.len());
     m.num_tris_alloced = clamp(tris.capacity());
 }
@@ -124,9 +118,7 @@ fn tri_array(n: usize) -> Vec<TriAbi> {
 ///
 /// # Safety
 /// `this` is NULL or a constructed `PQP_Model`.
-unsafe fn model<'a>(
-    this: *mut PqpModelAbi,
-) -> Result<(&'a mut PqpModelAbi, &'a mut PqpState), c_int> {
+unsafe fn model<'a>(this: *mut PqpModelAbi) -> Result<(&'a mut PqpModelAbi, &'a mut PqpState), c_int> {
     // SAFETY: per the contract.
     let m = unsafe { this.as_mut() }.ok_or(PQP_ERR_NULL_POINTER)?;
     if m.last_tri.is_null() || !is_live_handle(m.last_tri as usize) {
@@ -155,10 +147,7 @@ pub unsafe extern "C" fn pqp_model_construct(this: *mut PqpModelAbi) {
     guard((), || {
         // SAFETY: per the contract; the old contents are not read.
         if let Some(m) = unsafe { this.as_mut() } {
-            let state = new_handle(PqpState {
-                handle: c::PQP_Model_new(),
-                tris: Vec::new(),
-            });
+            let state = new_handle(PqpState { handle: c::PQP_Model_new(), tris: Vec::new() });
             *m = PqpModelAbi {
                 build_state: STATE_EMPTY,
                 tris: ptr::null_mut(),
@@ -279,12 +268,7 @@ pub unsafe extern "C" fn pqp_model_add_tri(
             }
             // SAFETY: the C layer accepted the points, so each is 3 readable doubles.
             let read = |p: *const f64| unsafe { [*p, *p.add(1), *p.add(2)] };
-            tris.push(TriAbi {
-                p1: read(p1),
-                p2: read(p2),
-                p3: read(p3),
-                id,
-            });
+            tris.push(TriAbi { p1: read(p1), p2: read(p2), p3: read(p3), id });
             sync(m, tris);
         }
         code
@@ -466,10 +450,7 @@ pub unsafe extern "C" fn collide_result_size_to(this: *mut PQP_CollideResult, n:
         };
         adopt(res);
         if n < res.num_pairs {
-            eprintln!(
-                "PQP_CollideResult::SizeTo({n}): fewer than the {} pairs held, nothing changed",
-                res.num_pairs
-            );
+            eprintln!("PQP_CollideResult::SizeTo({n}): fewer than the {} pairs held, nothing changed", res.num_pairs);
             return;
         }
         if !resize(res, n as usize) {
@@ -491,18 +472,12 @@ pub unsafe extern "C" fn collide_result_add(this: *mut PQP_CollideResult, i1: c_
             return;
         };
         adopt(res);
-        let (len, alloced) = (
-            res.num_pairs.max(0) as usize,
-            res.num_pairs_alloced.max(0) as usize,
-        );
+        let (len, alloced) = (res.num_pairs.max(0) as usize, res.num_pairs_alloced.max(0) as usize);
         if len == c_int::MAX as usize {
             return;
         }
         if len >= alloced {
-            let grown = alloced
-                .saturating_mul(2)
-                .saturating_add(8)
-                .min(c_int::MAX as usize);
+            let grown = alloced.saturating_mul(2).saturating_add(8).min(c_int::MAX as usize);
             if !resize(res, grown) {
                 eprintln!("PQP_CollideResult::Add: out of memory, pair ({i1}, {i2}) dropped");
                 return;
@@ -583,9 +558,7 @@ pub unsafe extern "C" fn pqp_distance(
         // SAFETY: forwarded contract.
         match unsafe { (handle(o1), handle(o2)) } {
             // SAFETY: forwarded contract.
-            (Ok(h1), Ok(h2)) => unsafe {
-                c::PQP_Distance(result, R1, T1, h1, R2, T2, h2, rel_err, abs_err, qsize)
-            },
+            (Ok(h1), Ok(h2)) => unsafe { c::PQP_Distance(result, R1, T1, h1, R2, T2, h2, rel_err, abs_err, qsize) },
             (Err(code), _) | (_, Err(code)) => code,
         }
     })
@@ -613,9 +586,7 @@ pub unsafe extern "C" fn pqp_tolerance(
         // SAFETY: forwarded contract.
         match unsafe { (handle(o1), handle(o2)) } {
             // SAFETY: forwarded contract.
-            (Ok(h1), Ok(h2)) => unsafe {
-                c::PQP_Tolerance(result, R1, T1, h1, R2, T2, h2, tolerance, qsize)
-            },
+            (Ok(h1), Ok(h2)) => unsafe { c::PQP_Tolerance(result, R1, T1, h1, R2, T2, h2, tolerance, qsize) },
             (Err(code), _) | (_, Err(code)) => code,
         }
     })
@@ -625,9 +596,7 @@ pub unsafe extern "C" fn pqp_tolerance(
 // BV
 
 fn mat(r: &[[f64; 3]; 3]) -> Mat3 {
-    Mat3::new(
-        r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2], r[2][0], r[2][1], r[2][2],
-    )
+    Mat3::new(r[0][0], r[0][1], r[0][2], r[1][0], r[1][1], r[1][2], r[2][0], r[2][1], r[2][2])
 }
 
 /// `BV::BV()`: `first_child = 0`, as PQP (the other fields are left as they are).
@@ -668,33 +637,17 @@ pub extern "C" fn bv_destroy_base(_this: *mut BvAbi) {}
 /// `this` is NULL or a `BV`; `o` NULL or 9 readable doubles; `tris` NULL or `num_tris`
 /// readable `Tri`s.
 #[unsafe(export_name = "_ZN2BV9FitToTrisEPA3_dP3Trii")]
-pub unsafe extern "C" fn bv_fit_to_tris(
-    this: *mut BvAbi,
-    o: *const [f64; 3],
-    tris: *const TriAbi,
-    num_tris: c_int,
-) {
+pub unsafe extern "C" fn bv_fit_to_tris(this: *mut BvAbi, o: *const [f64; 3], tris: *const TriAbi, num_tris: c_int) {
     guard((), || {
         if this.is_null() || o.is_null() || tris.is_null() || num_tris <= 0 {
             return;
         }
         // SAFETY: per the contract.
-        let (bv, o, tris) = unsafe {
-            (
-                &mut *this,
-                &*o.cast::<[[f64; 3]; 3]>(),
-                std::slice::from_raw_parts(tris, num_tris as usize),
-            )
-        };
+        let (bv, o, tris) =
+            unsafe { (&mut *this, &*o.cast::<[[f64; 3]; 3]>(), std::slice::from_raw_parts(tris, num_tris as usize)) };
         let axes = mat(o);
-        let points: Vec<Vec3> = tris
-            .iter()
-            .flat_map(|t| [t.p1, t.p2, t.p3])
-            .map(Vec3::from)
-            .collect();
-        if !points.iter().all(|p| p.iter().all(|v| v.is_finite()))
-            || !axes.iter().all(|v| v.is_finite())
-        {
+        let points: Vec<Vec3> = tris.iter().flat_map(|t| [t.p1, t.p2, t.p3]).map(Vec3::from).collect();
+        if !points.iter().all(|p| p.iter().all(|v| v.is_finite())) || !axes.iter().all(|v| v.is_finite()) {
             return;
         }
         let obb = Obb::fit(&axes, points.iter().copied(), 0.0);
@@ -715,33 +668,14 @@ pub unsafe extern "C" fn bv_fit_to_tris(
 /// # Safety
 /// Each pointer is NULL or readable (`R` 9 doubles, `T` 3).
 #[unsafe(export_name = "_Z10BV_OverlapPA3_dPdP2BVS3_")]
-pub unsafe extern "C" fn bv_overlap(
-    r: *const [f64; 3],
-    t: *const f64,
-    b1: *const BvAbi,
-    b2: *const BvAbi,
-) -> c_int {
+pub unsafe extern "C" fn bv_overlap(r: *const [f64; 3], t: *const f64, b1: *const BvAbi, b2: *const BvAbi) -> c_int {
     guard(0, || {
         if r.is_null() || t.is_null() || b1.is_null() || b2.is_null() {
             return 0;
         }
         // SAFETY: per the contract.
-        let (r, t, b1, b2) = unsafe {
-            (
-                &*r.cast::<[[f64; 3]; 3]>(),
-                &*t.cast::<[f64; 3]>(),
-                &*b1,
-                &*b2,
-            )
-        };
-        let apart = disjoint(
-            &Vec3::from(b1.d),
-            &mat(r),
-            &Vec3::from(*t),
-            &Vec3::from(b2.d),
-            0.0,
-            BoxTest::Sat15,
-        );
+        let (r, t, b1, b2) = unsafe { (&*r.cast::<[[f64; 3]; 3]>(), &*t.cast::<[f64; 3]>(), &*b1, &*b2) };
+        let apart = disjoint(&Vec3::from(b1.d), &mat(r), &Vec3::from(*t), &Vec3::from(b2.d), 0.0, BoxTest::Sat15);
         c_int::from(!apart)
     })
 }
@@ -753,33 +687,14 @@ pub unsafe extern "C" fn bv_overlap(
 /// # Safety
 /// Each pointer is NULL or readable (`R` 9 doubles, `T` 3).
 #[unsafe(export_name = "_Z11BV_DistancePA3_dPdP2BVS3_")]
-pub unsafe extern "C" fn bv_distance(
-    r: *const [f64; 3],
-    t: *const f64,
-    b1: *const BvAbi,
-    b2: *const BvAbi,
-) -> f64 {
+pub unsafe extern "C" fn bv_distance(r: *const [f64; 3], t: *const f64, b1: *const BvAbi, b2: *const BvAbi) -> f64 {
     guard(0.0, || {
         if r.is_null() || t.is_null() || b1.is_null() || b2.is_null() {
             return 0.0;
         }
         // SAFETY: per the contract.
-        let (r, t, b1, b2) = unsafe {
-            (
-                &*r.cast::<[[f64; 3]; 3]>(),
-                &*t.cast::<[f64; 3]>(),
-                &*b1,
-                &*b2,
-            )
-        };
-        let gap = rectangle_distance(
-            &Mat3::identity(),
-            &Vec3::zeros(),
-            b1.l,
-            &mat(r),
-            &Vec3::from(*t),
-            b2.l,
-        );
+        let (r, t, b1, b2) = unsafe { (&*r.cast::<[[f64; 3]; 3]>(), &*t.cast::<[f64; 3]>(), &*b1, &*b2) };
+        let gap = rectangle_distance(&Mat3::identity(), &Vec3::zeros(), b1.l, &mat(r), &Vec3::from(*t), b2.l);
         (gap - b1.r - b2.r).max(0.0)
     })
 }

@@ -11,9 +11,7 @@
 use std::ffi::{c_int, c_void};
 use std::ptr;
 
-use crate::ffi::vcollide::{
-    self as c, VC_ERR, VC_ERR_INVALID_INDEX, VC_ERR_NULL_POINTER, VC_OK, VCReportType,
-};
+use crate::ffi::vcollide::{self as c, VC_ERR, VC_ERR_INVALID_INDEX, VC_ERR_NULL_POINTER, VC_OK, VCReportType};
 use crate::ffi::{free_handle, guard, is_live_handle, new_handle};
 
 /// `VC_FIRST_CONTACT` of VCollide.H.
@@ -137,9 +135,7 @@ pub unsafe extern "C" fn vcollide_add_tri(
     tri_id: c_int,
 ) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        c::vcAddTriWithId(engine(this), v1, v2, v3, tri_id)
-    })
+    guard(VC_ERR, || unsafe { c::vcAddTriWithId(engine(this), v1, v2, v3, tri_id) })
 }
 
 /// `int VCollide::AddTri(double v1[3], double v2[3], double v3[3])` (1.x; the triangle's id
@@ -173,15 +169,9 @@ pub unsafe extern "C" fn vcollide_end_object(this: *mut VCollideAbi) -> c_int {
 /// # Safety
 /// `this` is NULL or a constructed `VCollide`; `trans` NULL or 16 readable doubles.
 #[unsafe(export_name = "_ZN8VCollide11UpdateTransEiPA4_d")]
-pub unsafe extern "C" fn vcollide_update_trans(
-    this: *mut VCollideAbi,
-    id: c_int,
-    trans: *mut [f64; 4],
-) -> c_int {
+pub unsafe extern "C" fn vcollide_update_trans(this: *mut VCollideAbi, id: c_int, trans: *mut [f64; 4]) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        c::vcUpdateTrans(engine(this), id, trans)
-    })
+    guard(VC_ERR, || unsafe { c::vcUpdateTrans(engine(this), id, trans) })
 }
 
 /// `int VCollide::ActivateObject(int id)`.
@@ -201,9 +191,7 @@ pub unsafe extern "C" fn vcollide_activate_object(this: *mut VCollideAbi, id: c_
 #[unsafe(export_name = "_ZN8VCollide16DeactivateObjectEi")]
 pub unsafe extern "C" fn vcollide_deactivate_object(this: *mut VCollideAbi, id: c_int) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        c::vcDeactivateObject(engine(this), id)
-    })
+    guard(VC_ERR, || unsafe { c::vcDeactivateObject(engine(this), id) })
 }
 
 /// `int VCollide::ActivatePair(int id1, int id2)`.
@@ -211,15 +199,9 @@ pub unsafe extern "C" fn vcollide_deactivate_object(this: *mut VCollideAbi, id: 
 /// # Safety
 /// `this` is NULL or a constructed `VCollide`.
 #[unsafe(export_name = "_ZN8VCollide12ActivatePairEii")]
-pub unsafe extern "C" fn vcollide_activate_pair(
-    this: *mut VCollideAbi,
-    id1: c_int,
-    id2: c_int,
-) -> c_int {
+pub unsafe extern "C" fn vcollide_activate_pair(this: *mut VCollideAbi, id1: c_int, id2: c_int) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        c::vcActivatePair(engine(this), id1, id2)
-    })
+    guard(VC_ERR, || unsafe { c::vcActivatePair(engine(this), id1, id2) })
 }
 
 /// `int VCollide::DeactivatePair(int id1, int id2)`.
@@ -227,15 +209,9 @@ pub unsafe extern "C" fn vcollide_activate_pair(
 /// # Safety
 /// `this` is NULL or a constructed `VCollide`.
 #[unsafe(export_name = "_ZN8VCollide14DeactivatePairEii")]
-pub unsafe extern "C" fn vcollide_deactivate_pair(
-    this: *mut VCollideAbi,
-    id1: c_int,
-    id2: c_int,
-) -> c_int {
+pub unsafe extern "C" fn vcollide_deactivate_pair(this: *mut VCollideAbi, id1: c_int, id2: c_int) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        c::vcDeactivatePair(engine(this), id1, id2)
-    })
+    guard(VC_ERR, || unsafe { c::vcDeactivatePair(engine(this), id1, id2) })
 }
 
 /// `int VCollide::DeleteObject(int id)`.
@@ -274,11 +250,7 @@ unsafe fn read_report(h: *mut c_void, all: bool) -> Result<Vec<ObjPair>, c_int> 
                 unsafe { c::vcReportTriPairs(h, k as c_int, n, tri_pairs.as_mut_ptr()) };
             }
         }
-        pairs.push(ObjPair {
-            id1: o.id1,
-            id2: o.id2,
-            tri_pairs,
-        });
+        pairs.push(ObjPair { id1: o.id1, id2: o.id2, tri_pairs });
     }
     Ok(pairs)
 }
@@ -291,11 +263,7 @@ unsafe fn read_report(h: *mut c_void, all: bool) -> Result<Vec<ObjPair>, c_int> 
 /// # Safety
 /// `this` is NULL or a constructed `VCollide`; `report` NULL or a constructed `VCReport`.
 #[unsafe(export_name = "_ZN8VCollide7CollideEP8VCReporti")]
-pub unsafe extern "C" fn vcollide_collide(
-    this: *mut VCollideAbi,
-    report: *mut VCReportAbi,
-    flag: c_int,
-) -> c_int {
+pub unsafe extern "C" fn vcollide_collide(this: *mut VCollideAbi, report: *mut VCReportAbi, flag: c_int) -> c_int {
     guard(VC_ERR, || {
         // SAFETY: per the contract.
         let h = unsafe { engine(this) };
@@ -308,13 +276,7 @@ pub unsafe extern "C" fn vcollide_collide(
         };
         let all = flag != VC_FIRST_CONTACT;
         // SAFETY: forwarded contract.
-        let code = unsafe {
-            if all {
-                c::vcCollideAll(h)
-            } else {
-                c::vcCollide(h)
-            }
-        };
+        let code = unsafe { if all { c::vcCollideAll(h) } else { c::vcCollide(h) } };
         if code != VC_OK {
             return code;
         }
@@ -349,11 +311,7 @@ pub unsafe extern "C" fn vcollide_collide_1x(this: *mut VCollideAbi) -> c_int {
 /// # Safety
 /// `this` is NULL or a constructed `VCollide`; `vcrep` NULL or `size` writable entries.
 #[unsafe(export_name = "_ZN8VCollide6ReportEiP12VCReportType")]
-pub unsafe extern "C" fn vcollide_report_1x(
-    this: *mut VCollideAbi,
-    size: c_int,
-    vcrep: *mut VCReportType,
-) -> c_int {
+pub unsafe extern "C" fn vcollide_report_1x(this: *mut VCollideAbi, size: c_int, vcrep: *mut VCReportType) -> c_int {
     // SAFETY: forwarded contract.
     guard(VC_ERR, || unsafe { c::vcReport(engine(this), size, vcrep) })
 }
@@ -417,9 +375,7 @@ pub unsafe extern "C" fn vcreport_destroy_base(this: *mut VCReportAbi) {
 /// `this` is NULL or a constructed `VCReport`.
 unsafe fn with_pairs<T>(this: *const VCReportAbi, f: impl FnOnce(&[ObjPair]) -> T) -> T {
     // SAFETY: per the contract.
-    let data = unsafe { this.as_ref() }
-        .map(|r| r.obj_pair)
-        .filter(|p| !p.is_null() && is_live_handle(*p as usize));
+    let data = unsafe { this.as_ref() }.map(|r| r.obj_pair).filter(|p| !p.is_null() && is_live_handle(*p as usize));
     match data {
         // SAFETY: live in the registry, made by new_handle::<ReportData>.
         Some(p) => f(unsafe { &(*p).pairs }),
@@ -429,20 +385,13 @@ unsafe fn with_pairs<T>(this: *const VCReportAbi, f: impl FnOnce(&[ObjPair]) -> 
 
 /// Pair `k` of the report, or `VC_ERR_INVALID_INDEX`.
 fn pair(pairs: &[ObjPair], k: c_int) -> Result<&ObjPair, c_int> {
-    usize::try_from(k)
-        .ok()
-        .and_then(|k| pairs.get(k))
-        .ok_or(VC_ERR_INVALID_INDEX)
+    usize::try_from(k).ok().and_then(|k| pairs.get(k)).ok_or(VC_ERR_INVALID_INDEX)
 }
 
 /// Triangle pair `t` of object pair `k`, or `VC_ERR_INVALID_INDEX`.
 fn tri_pair(pairs: &[ObjPair], k: c_int, t: c_int) -> Result<VCReportType, c_int> {
     let p = pair(pairs, k)?;
-    usize::try_from(t)
-        .ok()
-        .and_then(|t| p.tri_pairs.get(t))
-        .copied()
-        .ok_or(VC_ERR_INVALID_INDEX)
+    usize::try_from(t).ok().and_then(|t| p.tri_pairs.get(t)).copied().ok_or(VC_ERR_INVALID_INDEX)
 }
 
 fn value(r: Result<c_int, c_int>) -> c_int {
@@ -456,9 +405,7 @@ fn value(r: Result<c_int, c_int>) -> c_int {
 #[unsafe(export_name = "_ZN8VCReport11numObjPairsEv")]
 pub unsafe extern "C" fn vcreport_num_obj_pairs(this: *mut VCReportAbi) -> c_int {
     // SAFETY: forwarded contract.
-    guard(0, || unsafe {
-        with_pairs(this, |p| c_int::try_from(p.len()).unwrap_or(c_int::MAX))
-    })
+    guard(0, || unsafe { with_pairs(this, |p| c_int::try_from(p.len()).unwrap_or(c_int::MAX)) })
 }
 
 /// `int VCReport::obj1ID(int k)`: the lower id of pair `k`; `VC_ERR_INVALID_INDEX` outside
@@ -469,9 +416,7 @@ pub unsafe extern "C" fn vcreport_num_obj_pairs(this: *mut VCReportAbi) -> c_int
 #[unsafe(export_name = "_ZN8VCReport6obj1IDEi")]
 pub unsafe extern "C" fn vcreport_obj1_id(this: *mut VCReportAbi, k: c_int) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        with_pairs(this, |p| value(pair(p, k).map(|o| o.id1)))
-    })
+    guard(VC_ERR, || unsafe { with_pairs(this, |p| value(pair(p, k).map(|o| o.id1))) })
 }
 
 /// `int VCReport::obj2ID(int k)`: the higher id of pair `k`; `VC_ERR_INVALID_INDEX` outside
@@ -482,9 +427,7 @@ pub unsafe extern "C" fn vcreport_obj1_id(this: *mut VCReportAbi, k: c_int) -> c
 #[unsafe(export_name = "_ZN8VCReport6obj2IDEi")]
 pub unsafe extern "C" fn vcreport_obj2_id(this: *mut VCReportAbi, k: c_int) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        with_pairs(this, |p| value(pair(p, k).map(|o| o.id2)))
-    })
+    guard(VC_ERR, || unsafe { with_pairs(this, |p| value(pair(p, k).map(|o| o.id2))) })
 }
 
 /// `int VCReport::numTriPairs(int k)`: intersecting triangle pairs of pair `k` (0 after a
@@ -496,9 +439,7 @@ pub unsafe extern "C" fn vcreport_obj2_id(this: *mut VCReportAbi, k: c_int) -> c
 pub unsafe extern "C" fn vcreport_num_tri_pairs(this: *mut VCReportAbi, k: c_int) -> c_int {
     // SAFETY: forwarded contract.
     guard(VC_ERR, || unsafe {
-        with_pairs(this, |p| {
-            value(pair(p, k).map(|o| c_int::try_from(o.tri_pairs.len()).unwrap_or(c_int::MAX)))
-        })
+        with_pairs(this, |p| value(pair(p, k).map(|o| c_int::try_from(o.tri_pairs.len()).unwrap_or(c_int::MAX))))
     })
 }
 
@@ -510,9 +451,7 @@ pub unsafe extern "C" fn vcreport_num_tri_pairs(this: *mut VCReportAbi, k: c_int
 #[unsafe(export_name = "_ZN8VCReport6tri1IDEii")]
 pub unsafe extern "C" fn vcreport_tri1_id(this: *mut VCReportAbi, k: c_int, t: c_int) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        with_pairs(this, |p| value(tri_pair(p, k, t).map(|x| x.id1)))
-    })
+    guard(VC_ERR, || unsafe { with_pairs(this, |p| value(tri_pair(p, k, t).map(|x| x.id1))) })
 }
 
 /// `int VCReport::tri2ID(int k, int t)`: the `tri_id` in `obj2ID(k)` of triangle pair `t`;
@@ -523,7 +462,5 @@ pub unsafe extern "C" fn vcreport_tri1_id(this: *mut VCReportAbi, k: c_int, t: c
 #[unsafe(export_name = "_ZN8VCReport6tri2IDEii")]
 pub unsafe extern "C" fn vcreport_tri2_id(this: *mut VCReportAbi, k: c_int, t: c_int) -> c_int {
     // SAFETY: forwarded contract.
-    guard(VC_ERR, || unsafe {
-        with_pairs(this, |p| value(tri_pair(p, k, t).map(|x| x.id2)))
-    })
+    guard(VC_ERR, || unsafe { with_pairs(this, |p| value(tri_pair(p, k, t).map(|x| x.id2))) })
 }
