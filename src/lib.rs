@@ -14,6 +14,8 @@ pub mod model;
 pub mod nbody;
 pub mod query;
 pub mod serialize;
+#[cfg(test)]
+mod test_rng;
 
 pub use math::{Mat3, Placement, Triangle, Vec3};
 pub use model::{BuildError, Model, ModelBuilder};

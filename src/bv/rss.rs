@@ -500,63 +500,7 @@ fn rect_lower_bound(
 mod tests {
     use super::*;
     use crate::geometry::tri_distance::triangle_distance;
-
-    /// xorshift64* — deterministic, no dependencies.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        fn unit(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
-        fn range(&mut self, lo: f64, hi: f64) -> f64 {
-            lo + (hi - lo) * self.unit()
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-        fn vec(&mut self, lo: f64, hi: f64) -> Vec3 {
-            Vec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi))
-        }
-        fn dir(&mut self) -> Vec3 {
-            loop {
-                let v = self.vec(-1.0, 1.0);
-                let n = v.norm();
-                if n > 0.1 && n <= 1.0 {
-                    return v / n;
-                }
-            }
-        }
-        fn rotation(&mut self) -> Mat3 {
-            let q = loop {
-                let v = nalgebra::Vector4::new(
-                    self.range(-1.0, 1.0),
-                    self.range(-1.0, 1.0),
-                    self.range(-1.0, 1.0),
-                    self.range(-1.0, 1.0),
-                );
-                let n = v.norm();
-                if n > 0.1 && n <= 1.0 {
-                    break v / n;
-                }
-            };
-            nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]))
-                .to_rotation_matrix()
-                .into_inner()
-        }
-        /// A random rotation, sometimes axis-aligned (exact entries) or a quarter turn.
-        fn rotation_mixed(&mut self) -> Mat3 {
-            match self.below(4) {
-                0 => Mat3::identity(),
-                1 => Mat3::new(0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0),
-                _ => self.rotation(),
-            }
-        }
-    }
+    use crate::test_rng::Rng;
 
     fn corners(axes: &Mat3, corner: &Vec3, l: [f64; 2]) -> [Vec3; 4] {
         let (u, v) = (axes.column(0) * l[0], axes.column(1) * l[1]);

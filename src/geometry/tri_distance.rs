@@ -467,59 +467,7 @@ fn fallback(a: &Triangle, b: &Triangle, su: &Setup, edge_d2: f64, edge_p: Vec3, 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// xorshift64* — deterministic, no dependencies.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        /// Uniform in [0, 1).
-        fn unit(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
-        fn range(&mut self, lo: f64, hi: f64) -> f64 {
-            lo + (hi - lo) * self.unit()
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-        fn vec(&mut self, lo: f64, hi: f64) -> Vec3 {
-            Vec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi))
-        }
-        fn dir(&mut self) -> Vec3 {
-            loop {
-                let v = self.vec(-1.0, 1.0);
-                let n = v.norm();
-                if n > 0.1 && n <= 1.0 {
-                    return v / n;
-                }
-            }
-        }
-        fn tri(&mut self, lo: f64, hi: f64) -> Triangle {
-            [self.vec(lo, hi), self.vec(lo, hi), self.vec(lo, hi)]
-        }
-        /// A random rotation (from a random unit quaternion).
-        fn rotation(&mut self) -> crate::math::Mat3 {
-            let q = loop {
-                let v = nalgebra::Vector4::new(
-                    self.range(-1.0, 1.0),
-                    self.range(-1.0, 1.0),
-                    self.range(-1.0, 1.0),
-                    self.range(-1.0, 1.0),
-                );
-                let n = v.norm();
-                if n > 0.1 && n <= 1.0 {
-                    break v / n;
-                }
-            };
-            let uq = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]));
-            uq.to_rotation_matrix().into_inner()
-        }
-    }
+    use crate::test_rng::Rng;
 
     // ---------- independent reference ----------
 

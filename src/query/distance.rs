@@ -694,44 +694,7 @@ pub fn tolerance(
 mod tests {
     use super::*;
     use crate::geometry::tri_distance::triangle_distance;
-    use crate::math::Mat3;
-
-    /// xorshift64* — deterministic, no dependencies.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        fn unit(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
-        fn range(&mut self, lo: f64, hi: f64) -> f64 {
-            lo + (hi - lo) * self.unit()
-        }
-        fn vec(&mut self, lo: f64, hi: f64) -> Vec3 {
-            Vec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi))
-        }
-        fn rotation(&mut self) -> Mat3 {
-            let q = loop {
-                let v = nalgebra::Vector4::new(
-                    self.range(-1.0, 1.0),
-                    self.range(-1.0, 1.0),
-                    self.range(-1.0, 1.0),
-                    self.range(-1.0, 1.0),
-                );
-                let n = v.norm();
-                if n > 0.1 && n <= 1.0 {
-                    break v / n;
-                }
-            };
-            nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]))
-                .to_rotation_matrix()
-                .into_inner()
-        }
-    }
+    use crate::test_rng::Rng;
 
     /// A soup of small triangles around a wavy sheet or a sphere (so that many pairs are close).
     fn model(rng: &mut Rng, n: usize, sphere: bool) -> (Model, Vec<Triangle>) {

@@ -1,0 +1,67 @@
+//! The seeded generator of the unit tests (xorshift64*: deterministic, no dependencies), with
+//! the random vectors, triangles and rotations the geometry and query tests draw.
+
+use crate::math::{Mat3, Triangle, Vec3};
+
+pub(crate) struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    pub fn vec(&mut self, lo: f64, hi: f64) -> Vec3 {
+        Vec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi))
+    }
+    /// A random unit vector.
+    pub fn dir(&mut self) -> Vec3 {
+        loop {
+            let v = self.vec(-1.0, 1.0);
+            let n = v.norm();
+            if n > 0.1 && n <= 1.0 {
+                return v / n;
+            }
+        }
+    }
+    pub fn tri(&mut self, lo: f64, hi: f64) -> Triangle {
+        [self.vec(lo, hi), self.vec(lo, hi), self.vec(lo, hi)]
+    }
+    /// A random rotation (from a random unit quaternion).
+    pub fn rotation(&mut self) -> Mat3 {
+        let q = loop {
+            let v = nalgebra::Vector4::new(
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            );
+            let n = v.norm();
+            if n > 0.1 && n <= 1.0 {
+                break v / n;
+            }
+        };
+        nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(q[0], q[1], q[2], q[3]))
+            .to_rotation_matrix()
+            .into_inner()
+    }
+    /// A random rotation, sometimes axis-aligned (exact entries) or a quarter turn.
+    pub fn rotation_mixed(&mut self) -> Mat3 {
+        match self.below(4) {
+            0 => Mat3::identity(),
+            1 => Mat3::new(0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0),
+            _ => self.rotation(),
+        }
+    }
+}
