@@ -67,7 +67,8 @@ fn scene(name: &str, a: &Model, b: &Model, poses: &[(Placement, Placement)], tol
     let (mut bv, mut tri, mut sum) = (0u64, 0u64, 0.0f64);
     let mut hash = 0u64;
     let abs_err: f64 = std::env::var("ABS_ERR").map_or(0.0, |s| s.parse().unwrap());
-    let request = DistanceRequest { abs_err, ..Default::default() };
+    let qsize: usize = std::env::var("QSIZE").map_or(0, |s| s.parse().unwrap());
+    let request = DistanceRequest { abs_err, qsize, ..Default::default() };
     let start = Instant::now();
     for rep in 0..repeats {
         let mut cache = DistanceCache::default();
@@ -121,6 +122,12 @@ fn main() {
     if want("bunny") {
         let (a, b, poses) = fixture("bunny_sphere");
         scene("bunny", &a, &b, &poses, None, repeats);
+    }
+    for case in ["tori", "soup"] {
+        if want(case) {
+            let (a, b, poses) = fixture(case);
+            scene(case, &a, &b, &poses, None, repeats);
+        }
     }
     if want("sep") {
         let (a, b, poses) = fixture("separated");

@@ -9,6 +9,7 @@ pub mod bv;
 pub mod ffi;
 pub mod geometry;
 pub mod io;
+pub(crate) mod lanes;
 pub mod math;
 pub mod model;
 pub mod nbody;

@@ -1,36 +1,33 @@
 //! Distance and tolerance: how far apart two placed models are, with closest points.
 //!
-//! The search visits node pairs of the two hierarchies with PQP's rules (descend into the
-//! larger volume; a pair is visited only while its volume distance may still beat the best
-//! triangle distance found). What makes it fast:
+//! The search visits node pairs of the two hierarchies: it descends into the larger node of a
+//! pair, and visits a pair only while a lower bound on its distance may still beat the best
+//! triangle distance found. The lower bounds come from the nodes' boxes, the same packed
+//! `f32` boxes the collide query reads, two sibling nodes at a time (see [`lower_bounds`]).
 //!
 //! * Order (`qsize <= 2` distance queries): best first until the first leaf pair, then depth
 //!   first from the pending pairs, closest first. The first leaf pair reached best first gives a
-//!   tight bound early, which on typical scenes prunes most of what a plain depth-first search
-//!   would visit before finding a good pair.
-//! * Placement: a volume test needs b's rectangle in a's rectangle frame. The node that is not
-//!   split is placed once per expansion ([`Kept`]) and reused by both child tests (and by the
-//!   next expansion that keeps the same node), so a test costs one 3×3 product.
-//! * Early exits: a volume distance above the current pruning threshold only needs to be
-//!   shown to be above it (see [`rss_distance_placed`]), and a triangle pair farther than the
-//!   best so far only needs to be shown to be farther ([`triangle_distance_within`]). Both
-//!   return exactly what the full computation would whenever the value matters, so the search
-//!   visits the same pairs and returns the same answer.
-//! * Tolerance queries test lazily ([`Search::expand_lazy`]): only whether a pair is within
-//!   the tolerance matters, so the child pair whose centres are closer is visited without a
-//!   volume test when the distance from its centre to the kept rectangle already shows it within
-//!   the tolerance, and its sibling is tested only if the search comes back to it. A dive to a
-//!   leaf pair within the tolerance then costs no volume test at all.
+//!   tight bound early. Tolerance queries go depth first.
+//! * Placement: a test needs the node that is not split in the frame of the other model. It is
+//!   placed once per expansion ([`Kept`]) and reused by the two child tests (and by the next
+//!   expansions that keep the same node).
+//! * Precision: every bound is a lower bound of the distance between the triangles as the
+//!   query transforms them, with a rounding allowance relative to the magnitudes of the
+//!   coordinates. The search stops refining once the best distance is within `TAU` (a few
+//!   rounding units of those magnitudes) of every bound left: the answer is the minimum up to
+//!   the precision its own computation has, and the work stays bounded however far apart the
+//!   models are.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::Relative;
-use crate::bv::Rss;
-use crate::bv::rss::{Rows3, amax3, axis, dot3, rss_distance_placed};
+use crate::bv::obb::{NodePair, PackedFrame};
 use crate::geometry::tri_distance::triangle_distance_within;
+use crate::lanes::F2;
 use crate::math::{Placement, Triangle, Vec3};
-use crate::model::{Model, Node};
+use crate::model::{Model, slot_of};
 
 /// What a distance query should do. A zero-filled request asks for the exact distance.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -48,6 +45,9 @@ pub struct DistanceRequest {
 
 /// Queue size of the best-first descent that starts a distance search with `qsize <= 2`.
 const DESCENT_QUEUE: usize = 1024;
+
+/// The largest best-first queue any request gets (a larger `qsize` means this).
+pub const MAX_QUEUE: usize = 1 << 16;
 
 /// Caller-owned warm start: the closest triangle pair of the previous query on the same
 /// model pair. Starting from it makes the first bound tight and prunes sooner.
@@ -78,116 +78,171 @@ pub struct DistanceResult {
     pub closer: bool,
 }
 
-/// Size used to decide which node of a pair to split (the RSS's extent).
-#[inline]
-fn size(node: &Node) -> f64 {
-    node.rss.size()
-}
+/// Every box extent is grown by this fraction of the two boxes' half-extents: it covers the
+/// packed nodes' `f32` axes being orthonormal only to about 1e-7 (the boxes are slabs along
+/// the stored axes, so their extents along other directions differ from what orthonormal
+/// axes give by that much per unit of half-extent) and a placement's rotation being
+/// orthonormal only to rounding.
+const SLOP: f64 = 4e-6;
 
-/// `max |xᵢ|`.
-#[inline(always)]
-fn amax(x: &Vec3) -> f64 {
-    amax3(&[x.x, x.y, x.z])
-}
+/// Gaps along box axes and their cross products are measured along the stored axes, whose
+/// lengths are 1 only to about 1e-7: positive gaps are shrunk by this factor.
+const SHRINK: f64 = 1.0 - 2e-6;
 
-/// The node of a pair that is not split, placed for testing the other model's nodes: either b's
-/// volume in a's model frame (`f[j]`: b's axis j, `o`: b's corner, lengths and radius scaled)
-/// or a's volume seen from b's model frame (`f[i]`: a's axis i in b's model frame, `o`: b's
-/// model origin in a's rectangle frame).
+/// A node of one model placed in the other model's packed frame, each number in both lanes.
 #[derive(Clone, Copy)]
 struct Kept {
-    f: Rows3,
-    o: [f64; 3],
-    lengths: [f64; 2],
-    radius: f64,
-    /// [`Search::coords`].
-    coords: f64,
+    /// `axes[j][k]`: coordinate k of axis j.
+    axes: [[F2; 3]; 3],
+    center: [F2; 3],
+    /// Half-extents along the axes (scaled to the frame).
+    half: [F2; 3],
+    half_sum: F2,
 }
 
-impl Kept {
-    /// Kept b against a node `a` of model a.
-    #[inline(always)]
-    fn test_a(&self, a: &Rss, cut: f64) -> f64 {
-        // b's axes and corner in a's axes.
-        let ai = [axis(&a.axes, 0), axis(&a.axes, 1), axis(&a.axes, 2)];
-        let inner = |v: &[f64; 3]| [dot3(&ai[0], v), dot3(&ai[1], v), dot3(&ai[2], v)];
-        let q = &self.f;
-        let bj = [inner(&q[0]), inner(&q[1]), inner(&q[2])];
-        let t = inner(&[self.o[0] - a.corner.x, self.o[1] - a.corner.y, self.o[2] - a.corner.z]);
-        let (la, rsum) = (a.lengths, a.radius + self.radius);
-        rss_distance_placed(la, self.lengths, rsum, &bj, &t, self.coords, cut)
+/// Places one model's packed coordinates in the other's: `x ↦ scale · rot · x + trans`.
+#[derive(Clone, Copy)]
+struct FrameMap {
+    /// Rows of the rotation.
+    rot: [[f64; 3]; 3],
+    scale: f64,
+    trans: [f64; 3],
+    /// Model a's units per packed unit of the target frame.
+    unit: f64,
+    /// Rounding allowance of a bound computed in the target frame (its packed units).
+    margin: F2,
+}
+
+impl FrameMap {
+    /// The map from packed frame `from` to packed frame `to`, given that model coordinates
+    /// of `from` go to model coordinates of `to` by `x ↦ scale · rot · x + trans`.
+    fn between(from: &PackedFrame, to: &PackedFrame, rot: &[[f64; 3]; 3], scale: f64, trans: &Vec3) -> FrameMap {
+        let o = &from.origin;
+        let ro = rot.map(|row| row[0] * o.x + row[1] * o.y + row[2] * o.z);
+        let t = std::array::from_fn(|k| (scale * ro[k] + trans[k] - to.origin[k]) / to.unit);
+        FrameMap { rot: *rot, scale: scale * from.unit / to.unit, trans: t, unit: 0.0, margin: F2::splat(0.0) }
     }
 
-    /// An upper bound of the distance between the kept rectangle and `a`'s rectangle minus
-    /// the radii (kept b, node `a` of model a): the distance from `a`'s centre to the kept
-    /// rectangle. Used to order and to skip tests, never to prune.
+    /// Node `lane` of `slot`, placed.
     #[inline(always)]
-    fn upper_a(&self, a: &Rss) -> f64 {
-        let (h0, h1) = (0.5 * a.lengths[0], 0.5 * a.lengths[1]);
-        let (x0, x1) = (axis(&a.axes, 0), axis(&a.axes, 1));
-        let p = [
-            a.corner.x + h0 * x0[0] + h1 * x1[0] - self.o[0],
-            a.corner.y + h0 * x0[1] + h1 * x1[1] - self.o[1],
-            a.corner.z + h0 * x0[2] + h1 * x1[2] - self.o[2],
-        ];
-        let q = &self.f;
-        let (x, y, z) = (dot3(&q[0], &p), dot3(&q[1], &p), dot3(&q[2], &p));
-        self.rect_point(x, y, z) - a.radius - self.radius
+    fn place(&self, slot: &NodePair, lane: usize) -> Kept {
+        let f = |k: usize, j: usize| slot.frame[k][j].0[lane] as f64;
+        let r = &self.rot;
+        let rotate = |j: usize| -> [f64; 3] {
+            std::array::from_fn(|k| r[k][0] * f(0, j) + r[k][1] * f(1, j) + r[k][2] * f(2, j))
+        };
+        let c = rotate(3);
+        let half: [f64; 3] = std::array::from_fn(|i| slot.half[i].0[lane] as f64 * self.scale);
+        Kept {
+            axes: std::array::from_fn(|j| rotate(j).map(F2::splat)),
+            center: std::array::from_fn(|k| F2::splat(self.scale * c[k] + self.trans[k])),
+            half: half.map(F2::splat),
+            half_sum: F2::splat(half[0] + half[1] + half[2]),
+        }
+    }
+}
+
+/// Lower bounds on the distances between the two nodes of `slot` (one per lane) and `kept`,
+/// in the slot's packed units; `margin` is the rounding allowance.
+///
+/// Each node holds its triangles in its box (the slabs `|a_i · (x − c)| ≤ h_i` along its
+/// stored axes), so the gap between the two boxes' projections on any direction, divided by
+/// the direction's length, bounds the distance from below. Three kinds of direction are
+/// tried:
+/// * the six box axes (separating-axis style);
+/// * the direction between a point of each box found by two rounds of alternating clamping
+///   (from `kept`'s centre into the child's box, from there into `kept`'s box, and again):
+///   nearly the closest pair of points when the boxes are apart, which makes the bound
+///   nearly the boxes' distance, corners and edges included;
+/// * the direction between the two centres, which is nearly exact for nodes far apart
+///   compared with their size, and is measured along a vector computed in the model frame,
+///   so that its precision is relative to the nodes' size rather than to their distance.
+///
+/// `SLOP` and `SHRINK` cover the stored axes being orthonormal only to about 1e-7, `margin`
+/// the rounding of the coordinates; what is left is clamped at 0 (a NaN too).
+#[inline(always)]
+fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> F2 {
+    let ax: [[F2; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|k| F2::from_f32(&slot.frame[k][i].0)));
+    let h: [F2; 3] = std::array::from_fn(|i| F2::from_f32(&slot.half[i].0));
+    let d: [F2; 3] = std::array::from_fn(|k| kept.center[k] - F2::from_f32(&slot.frame[k][3].0));
+    let (ka, kh) = (&kept.axes, &kept.half);
+    // r[i][j] = a_i · b_j (a: the child, b: kept); dc: the centres' offset along a's axes,
+    // dk along b's.
+    let r: [[F2; 3]; 3] = std::array::from_fn(|i| {
+        std::array::from_fn(|j| ax[i][0] * ka[j][0] + ax[i][1] * ka[j][1] + ax[i][2] * ka[j][2])
+    });
+    let dc: [F2; 3] = std::array::from_fn(|i| ax[i][0] * d[0] + ax[i][1] * d[1] + ax[i][2] * d[2]);
+    let adc = dc.map(F2::abs);
+    let dk: [F2; 3] = std::array::from_fn(|j| dc[0] * r[0][j] + dc[1] * r[1][j] + dc[2] * r[2][j]);
+    let adk = dk.map(F2::abs);
+
+    // The box axes.
+    let mut sat = F2::splat(f64::NEG_INFINITY);
+    for i in 0..3 {
+        sat = sat.max(adc[i] - h[i] - (kh[0] * r[i][0].abs() + kh[1] * r[i][1].abs() + kh[2] * r[i][2].abs()));
+    }
+    for j in 0..3 {
+        sat = sat.max(adk[j] - kh[j] - (h[0] * r[0][j].abs() + h[1] * r[1][j].abs() + h[2] * r[2][j].abs()));
     }
 
-    /// [`Kept::upper_a`] for kept a and a node `b` of model b (scale `s`).
-    #[inline(always)]
-    fn upper_b(&self, b: &Rss, s: f64) -> f64 {
-        let (h0, h1) = (0.5 * b.lengths[0], 0.5 * b.lengths[1]);
-        let (x0, x1) = (axis(&b.axes, 0), axis(&b.axes, 1));
-        let c = [
-            (b.corner.x + h0 * x0[0] + h1 * x1[0]) * s,
-            (b.corner.y + h0 * x0[1] + h1 * x1[1]) * s,
-            (b.corner.z + h0 * x0[2] + h1 * x1[2]) * s,
-        ];
-        let p = &self.f;
-        let x = dot3(&p[0], &c) + self.o[0];
-        let y = dot3(&p[1], &c) + self.o[1];
-        let z = dot3(&p[2], &c) + self.o[2];
-        self.rect_point(x, y, z) - b.radius * s - self.radius
-    }
+    // Alternating clamping, in a's box coordinates: p in a's box, q in b's (q − dc in b's
+    // axes is `qb`).
+    let clamp = |x: F2, hh: F2| x.max(F2::splat(0.0) - hh).min(hh);
+    let into_b = |p: &[F2; 3]| -> [F2; 3] {
+        let e: [F2; 3] = std::array::from_fn(|i| p[i] - dc[i]);
+        std::array::from_fn(|j| clamp(e[0] * r[0][j] + e[1] * r[1][j] + e[2] * r[2][j], kh[j]))
+    };
+    let from_b = |qb: &[F2; 3]| -> [F2; 3] {
+        std::array::from_fn(|i| qb[0] * r[i][0] + qb[1] * r[i][1] + qb[2] * r[i][2] + dc[i])
+    };
+    let p: [F2; 3] = std::array::from_fn(|i| clamp(dc[i], h[i]));
+    let q = from_b(&into_b(&p));
+    let p: [F2; 3] = std::array::from_fn(|i| clamp(q[i], h[i]));
+    let q = from_b(&into_b(&p));
+    let w: [F2; 3] = std::array::from_fn(|i| q[i] - p[i]);
+    // Gap along w: w · d − a's extent − b's extent.
+    let wd = w[0] * dc[0] + w[1] * dc[1] + w[2] * dc[2];
+    let ext_a = h[0] * w[0].abs() + h[1] * w[1].abs() + h[2] * w[2].abs();
+    let wb: [F2; 3] = std::array::from_fn(|j| (w[0] * r[0][j] + w[1] * r[1][j] + w[2] * r[2][j]).abs());
+    let ext_b = kh[0] * wb[0] + kh[1] * wb[1] + kh[2] * wb[2];
+    let wl = (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt();
+    sat = sat.max((wd - ext_a - ext_b) / wl);
 
-    /// Distance from a point in the kept rectangle's frame to the kept rectangle.
-    #[inline(always)]
-    fn rect_point(&self, x: f64, y: f64, z: f64) -> f64 {
-        let dx = (-x).max(x - self.lengths[0]).max(0.0);
-        let dy = (-y).max(y - self.lengths[1]).max(0.0);
-        (dx * dx + dy * dy + z * z).sqrt()
-    }
+    // Along the centres' offset: (|d|² − extents · |d|) / |d|.
+    let dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    let ext = h[0] * adc[0] + h[1] * adc[1] + h[2] * adc[2] + kh[0] * adk[0] + kh[1] * adk[1] + kh[2] * adk[2];
+    let centre = (dd - ext) / dd.sqrt();
+    let slop = F2::splat(SLOP) * (h[0] + h[1] + h[2] + kept.half_sum);
+    let lb = (sat * F2::splat(SHRINK)).max(centre) - slop - margin;
+    lb.max(F2::splat(0.0))
+}
 
-    /// Kept a against a node `b` of model b (scale `s`).
-    #[inline(always)]
-    fn test_b(&self, b: &Rss, s: f64, cut: f64) -> f64 {
-        // b's axes and corner in a's axes: p_i·x for a's axes p_i in b's model frame.
-        let p = &self.f;
-        let inner = |v: &[f64; 3]| [dot3(&p[0], v), dot3(&p[1], v), dot3(&p[2], v)];
-        let bj = [inner(&axis(&b.axes, 0)), inner(&axis(&b.axes, 1)), inner(&axis(&b.axes, 2))];
-        let pc = inner(&[b.corner.x * s, b.corner.y * s, b.corner.z * s]);
-        let t = [pc[0] + self.o[0], pc[1] + self.o[1], pc[2] + self.o[2]];
-        let lb = [b.lengths[0] * s, b.lengths[1] * s];
-        rss_distance_placed(self.lengths, lb, self.radius + b.radius * s, &bj, &t, self.coords, cut)
-    }
+/// The depth-first stack and best-first queue of a search, kept per thread between queries
+/// so that a query allocates nothing once they have grown.
+#[derive(Default)]
+struct Scratch {
+    stack: Vec<Entry>,
+    queue: BinaryHeap<Pending>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 struct Search<'a> {
     a: &'a Model,
     b: &'a Model,
+    sa: &'a [NodePair],
+    sb: &'a [NodePair],
     rel: Relative,
-    /// Rows and columns of `rel.rotation`.
-    rot_rows: Rows3,
-    rot_cols: Rows3,
-    /// Bounds the magnitude of every coordinate the volume tests compose (their rounding
-    /// margin is relative to it).
-    coords: f64,
+    /// b's packed frame into a's: kept nodes of b, tested against a's children.
+    b_in_a: FrameMap,
+    /// a's packed frame into b's.
+    a_in_b: FrameMap,
     /// The last placed kept node of each model (consecutive expansions often keep the same one).
-    kept_a: Option<(u32, Kept)>,
-    kept_b: Option<(u32, Kept)>,
-    /// [`Search::compute_cut`], updated whenever `best` or `pruned_bound` changes.
+    kept_a: (u32, Kept),
+    kept_b: (u32, Kept),
+    /// Pairs whose lower bound is at least this are not worth visiting ([`Search::compute_cut`]).
     cut: f64,
     best: f64,
     best_points: (Vec3, Vec3),
@@ -198,169 +253,67 @@ struct Search<'a> {
     stop_at: Option<f64>,
     rel_err: f64,
     abs_err: f64,
-    /// Tolerance queries: the smallest volume distance of a pruned pair (a lower bound of the
+    /// The precision the search refines to (model a's units): a few rounding units of the
+    /// coordinates' magnitudes.
+    tau: f64,
+    /// Tolerance queries: the smallest lower bound of a pruned pair (a lower bound of the
     /// distance of everything not searched).
     pruned_bound: f64,
 }
 
+/// No node placed yet.
+const NONE: u32 = u32::MAX;
+
 impl Search<'_> {
-    /// The two child pairs of an inner pair (split on the larger node) with their volume
-    /// distances. The placement of the kept node is composed once and shared by both tests.
-    fn expand(&mut self, ia: u32, ib: u32) -> [(f64, u32, u32); 2] {
-        let na = &self.a.nodes()[ia as usize];
-        let nb = &self.b.nodes()[ib as usize];
-        let s = self.rel.scale;
-        let split_a = !na.is_leaf() && (nb.is_leaf() || size(na) > size(nb) * s);
-        self.bv_tests += 2;
-        let cut = self.cut;
-        if split_a {
-            let kept = match self.kept_b {
-                Some((n, k)) if n == ib => k,
-                _ => {
-                    let k = self.b_in_a(&nb.rss);
-                    self.kept_b = Some((ib, k));
-                    k
-                }
-            };
-            let c = na.first_child();
-            let nodes = &self.a.nodes()[c..c + 2];
-            let d0 = kept.test_a(&nodes[0].rss, cut);
-            let d1 = kept.test_a(&nodes[1].rss, cut);
-            [(d0, c as u32, ib), (d1, c as u32 + 1, ib)]
-        } else {
-            let kept = match self.kept_a {
-                Some((n, k)) if n == ia => k,
-                _ => {
-                    let k = self.a_in_b(&na.rss);
-                    self.kept_a = Some((ia, k));
-                    k
-                }
-            };
-            let c = nb.first_child();
-            let nodes = &self.b.nodes()[c..c + 2];
-            let d0 = kept.test_b(&nodes[0].rss, s, cut);
-            let d1 = kept.test_b(&nodes[1].rss, s, cut);
-            [(d0, ia, c as u32), (d1, ia, c as u32 + 1)]
-        }
-    }
-
-    /// Depth-first expansion: the child pair whose centre bound ([`Kept::upper_a`]) is smaller
-    /// first. That pair is tested only when its upper bound does not already show it must be
-    /// visited (then its value is the parent's, a lower bound of it too); the other one is
-    /// returned untested ([`Lazy`]) and tested when popped, against the bound of that time.
-    #[inline(always)]
-    fn expand_lazy(&mut self, d: f64, ia: u32, ib: u32) -> [Entry; 2] {
-        let na = &self.a.nodes()[ia as usize];
-        let nb = &self.b.nodes()[ib as usize];
-        let s = self.rel.scale;
-        let split_a = !na.is_leaf() && (nb.is_leaf() || size(na) > size(nb) * s);
-        let cut = self.cut;
-        if split_a {
-            let kept = self.kept_b(ib);
-            let c = na.first_child();
-            let nodes = &self.a.nodes()[c..c + 2];
-            let (u0, u1) = (kept.upper_a(&nodes[0].rss), kept.upper_a(&nodes[1].rss));
-            let (near, far) = if u1 < u0 { (1, 0) } else { (0, 1) };
-            let un = if u1 < u0 { u1 } else { u0 };
-            let dn = if self.worth_visiting(un) {
-                d
-            } else {
-                self.bv_tests += 1;
-                kept.test_a(&nodes[near].rss, cut)
-            };
-            [
-                Entry { d, a: (c + far) as u32, b: ib, lazy: Lazy::KeptB },
-                Entry { d: dn, a: (c + near) as u32, b: ib, lazy: Lazy::Tested },
-            ]
-        } else {
-            let kept = self.kept_a(ia);
-            let c = nb.first_child();
-            let nodes = &self.b.nodes()[c..c + 2];
-            let (u0, u1) = (kept.upper_b(&nodes[0].rss, s), kept.upper_b(&nodes[1].rss, s));
-            let (near, far) = if u1 < u0 { (1, 0) } else { (0, 1) };
-            let un = if u1 < u0 { u1 } else { u0 };
-            let dn = if self.worth_visiting(un) {
-                d
-            } else {
-                self.bv_tests += 1;
-                kept.test_b(&nodes[near].rss, s, cut)
-            };
-            [
-                Entry { d, a: ia, b: (c + far) as u32, lazy: Lazy::KeptA },
-                Entry { d: dn, a: ia, b: (c + near) as u32, lazy: Lazy::Tested },
-            ]
-        }
-    }
-
-    /// The volume test of an untested pair.
-    #[inline(always)]
-    fn test_lazy(&mut self, e: &Entry) -> f64 {
-        self.bv_tests += 1;
-        let cut = self.cut;
-        match e.lazy {
-            Lazy::KeptB => {
-                let kept = self.kept_b(e.b);
-                kept.test_a(&self.a.nodes()[e.a as usize].rss, cut)
-            }
-            _ => {
-                let kept = self.kept_a(e.a);
-                kept.test_b(&self.b.nodes()[e.b as usize].rss, self.rel.scale, cut)
-            }
-        }
-    }
-
-    /// The placement of node `ib` of model b as kept node (cached).
+    /// Node `ib` of model b placed in a's packed frame (cached).
     #[inline(always)]
     fn kept_b(&mut self, ib: u32) -> Kept {
-        match self.kept_b {
-            Some((n, k)) if n == ib => k,
-            _ => {
-                let k = self.b_in_a(&self.b.nodes()[ib as usize].rss);
-                self.kept_b = Some((ib, k));
-                k
-            }
+        if self.kept_b.0 != ib {
+            let (slot, lane) = slot_of(ib as usize);
+            self.kept_b = (ib, self.b_in_a.place(&self.sb[slot], lane));
         }
+        self.kept_b.1
     }
 
-    /// The placement of node `ia` of model a as kept node (cached).
+    /// Node `ia` of model a placed in b's packed frame (cached).
     #[inline(always)]
     fn kept_a(&mut self, ia: u32) -> Kept {
-        match self.kept_a {
-            Some((n, k)) if n == ia => k,
-            _ => {
-                let k = self.a_in_b(&self.a.nodes()[ia as usize].rss);
-                self.kept_a = Some((ia, k));
-                k
-            }
+        if self.kept_a.0 != ia {
+            let (slot, lane) = slot_of(ia as usize);
+            self.kept_a = (ia, self.a_in_b.place(&self.sa[slot], lane));
+        }
+        self.kept_a.1
+    }
+
+    /// The two child pairs of an inner pair (split on the larger node) with their lower
+    /// bounds (model a's units).
+    #[inline(always)]
+    fn expand(&mut self, ia: u32, ib: u32) -> [(f64, u32, u32); 2] {
+        let (slot_a, lane_a) = slot_of(ia as usize);
+        let (slot_b, lane_b) = slot_of(ib as usize);
+        let (na, nb) = (&self.sa[slot_a], &self.sb[slot_b]);
+        let split_a = !na.is_leaf(lane_a)
+            && (nb.is_leaf(lane_b) || na.size(lane_a) * self.a_in_b.unit > nb.size(lane_b) * self.b_in_a.unit);
+        self.bv_tests += 2;
+        if split_a {
+            let c = na.first_child(lane_a);
+            let kept = self.kept_b(ib);
+            let children = &self.sa[slot_of(c as usize).0];
+            let [d0, d1] = (lower_bounds(children, &kept, self.b_in_a.margin) * F2::splat(self.b_in_a.unit)).to_array();
+            [(d0, c, ib), (d1, c + 1, ib)]
+        } else {
+            let c = nb.first_child(lane_b);
+            let kept = self.kept_a(ia);
+            let children = &self.sb[slot_of(c as usize).0];
+            let [d0, d1] = (lower_bounds(children, &kept, self.a_in_b.margin) * F2::splat(self.a_in_b.unit)).to_array();
+            [(d0, ia, c), (d1, ia, c + 1)]
         }
     }
 
-    /// b's volume in a's model frame, for testing it against a's nodes.
-    #[inline(always)]
-    fn b_in_a(&self, b: &Rss) -> Kept {
-        let s = self.rel.scale;
-        let m = &self.rot_rows;
-        let tr = &self.rel.translation;
-        // f[j] = M·b_j: b's axes in a's model frame.
-        let rotate = |v: &[f64; 3]| [dot3(&m[0], v), dot3(&m[1], v), dot3(&m[2], v)];
-        let f = [rotate(&axis(&b.axes, 0)), rotate(&axis(&b.axes, 1)), rotate(&axis(&b.axes, 2))];
-        let cb = [b.corner.x * s, b.corner.y * s, b.corner.z * s];
-        let o = [dot3(&m[0], &cb) + tr.x, dot3(&m[1], &cb) + tr.y, dot3(&m[2], &cb) + tr.z];
-        Kept { f, o, lengths: [b.lengths[0] * s, b.lengths[1] * s], radius: b.radius * s, coords: self.coords }
-    }
-
-    /// a's volume in b's model frame (unscaled), for testing it against b's nodes.
-    #[inline(always)]
-    fn a_in_b(&self, a: &Rss) -> Kept {
-        let mc = &self.rot_cols;
-        let tr = &self.rel.translation;
-        // f[i] = Mᵀ·a_i: a's axis i in b's model frame.
-        let unrotate = |u: &[f64; 3]| [dot3(&mc[0], u), dot3(&mc[1], u), dot3(&mc[2], u)];
-        let f = [unrotate(&axis(&a.axes, 0)), unrotate(&axis(&a.axes, 1)), unrotate(&axis(&a.axes, 2))];
-        // o_i = a_i·(T − c_a).
-        let dt = [tr.x - a.corner.x, tr.y - a.corner.y, tr.z - a.corner.z];
-        let o = [dot3(&axis(&a.axes, 0), &dt), dot3(&axis(&a.axes, 1), &dt), dot3(&axis(&a.axes, 2), &dt)];
-        Kept { f, o, lengths: a.lengths, radius: a.radius, coords: self.coords }
+    /// The lower bound of the root pair.
+    fn root_bound(&mut self) -> f64 {
+        let kept = self.kept_b(0);
+        (lower_bounds(&self.sa[0], &kept, self.b_in_a.margin) * F2::splat(self.b_in_a.unit)).to_array()[0]
     }
 
     fn triangle_in_a(&self, ib: usize) -> Triangle {
@@ -375,7 +328,7 @@ impl Search<'_> {
         }
         // Only a pair closer than the best so far matters (the margin covers the rounding of
         // the separating-plane test, relative to the coordinates).
-        let cut = self.best + 1e-12 * self.coords;
+        let cut = self.best + self.tau;
         let Some(d) = triangle_distance_within(&self.a.triangles()[ta], &self.triangle_in_a(tb), cut) else {
             return;
         };
@@ -391,79 +344,62 @@ impl Search<'_> {
         self.stop_at.is_some_and(|t| self.best_pair.is_some() && self.best <= t)
     }
 
-    /// A volume distance above which a pair is surely not worth visiting now (nor later: the
-    /// bound only drops) and, for tolerance queries, would not lower `pruned_bound`: such
-    /// distances need not be computed exactly.
+    /// The bound at and above which a pair is not worth visiting (distance queries): what the
+    /// error bounds allow, less the precision `tau`.
     #[inline]
     fn compute_cut(&self) -> f64 {
-        match self.stop_at {
-            Some(t) => t.max(self.pruned_bound),
-            None => (self.best - self.abs_err).max(self.best / (1.0 + self.rel_err)),
-        }
+        (self.best - self.abs_err).max(self.best / (1.0 + self.rel_err)) - self.tau
     }
 
-    /// Records a pair pruned at volume distance `d`.
+    /// Records a pair pruned at lower bound `d`.
     #[inline]
     fn prune(&mut self, d: f64) {
         if d < self.pruned_bound {
             self.pruned_bound = d;
-            self.cut = self.compute_cut();
         }
     }
 
-    /// Whether a node pair at volume distance `d` may still hold a closer pair.
-    #[inline]
+    /// Whether a node pair with lower bound `d` may still hold a closer pair.
+    #[inline(always)]
     fn worth_visiting(&self, d: f64) -> bool {
         match self.stop_at {
             Some(t) => d <= t,
-            None => d < self.best - self.abs_err || d * (1.0 + self.rel_err) < self.best,
+            None => d < self.cut,
         }
     }
 
-    /// Depth first from a pair, closer child pair first (tolerance queries: see
-    /// [`Search::expand_lazy`]).
-    fn depth_first(&mut self, start: (u32, u32), stack: &mut Vec<Entry>) {
+    /// Depth first from a pair, closer child pair first.
+    fn depth_first(&mut self, start: Entry, stack: &mut Vec<Entry>) {
         let base = stack.len();
-        stack.push(Entry { d: f64::NEG_INFINITY, a: start.0, b: start.1, lazy: Lazy::Tested });
-        while stack.len() > base {
-            let e = stack.pop().expect("non-empty");
+        stack.push(start);
+        while let Some(e) = stack.pop() {
             if self.done() {
                 stack.truncate(base);
                 return;
             }
-            let mut d = e.d;
-            if !self.worth_visiting(d) {
-                self.prune(d);
+            if !self.worth_visiting(e.d) {
+                self.prune(e.d);
                 continue;
             }
-            if e.lazy != Lazy::Tested {
-                d = self.test_lazy(&e);
-                if !self.worth_visiting(d) {
-                    self.prune(d);
-                    continue;
-                }
-            }
-            let (ia, ib) = (e.a, e.b);
-            let na = &self.a.nodes()[ia as usize];
-            let nb = &self.b.nodes()[ib as usize];
-            if na.is_leaf() && nb.is_leaf() {
-                self.leaf_pair(na.triangle(), nb.triangle(), true);
+            let (slot_a, lane_a) = slot_of(e.a as usize);
+            let (slot_b, lane_b) = slot_of(e.b as usize);
+            let (na, nb) = (&self.sa[slot_a], &self.sb[slot_b]);
+            if na.is_leaf(lane_a) && nb.is_leaf(lane_b) {
+                self.leaf_pair(na.triangle(lane_a), nb.triangle(lane_b), true);
                 continue;
             }
-            if self.stop_at.is_some() {
-                let [far, near] = self.expand_lazy(d, ia, ib);
-                stack.push(far);
-                stack.push(near);
-                continue;
-            }
-            let [c1, c2] = self.expand(ia, ib).map(|(d, a, b)| Entry { d, a, b, lazy: Lazy::Tested });
+            let [c1, c2] = self.expand(e.a, e.b).map(|(d, a, b)| Entry { d, a, b });
             // Push the farther pair first so the closer one is visited first.
-            if c2.d < c1.d {
-                stack.push(c1);
-                stack.push(c2);
+            let (near, far) = if c2.d < c1.d { (c2, c1) } else { (c1, c2) };
+            if self.worth_visiting(far.d) {
+                stack.push(far);
             } else {
-                stack.push(c2);
-                stack.push(c1);
+                self.prune(far.d);
+            }
+            if self.worth_visiting(near.d) {
+                stack.push(near);
+            } else {
+                self.prune(near.d);
             }
         }
     }
@@ -471,8 +407,9 @@ impl Search<'_> {
     /// Best first with a queue of at most `qsize` pairs; a pair that finds the queue full is
     /// searched depth first. With `dive`, every pair popped after the first leaf pair is also
     /// searched depth first (the queue then only orders the pending subtrees).
-    fn best_first(&mut self, qsize: usize, dive: bool, stack: &mut Vec<Entry>) {
-        let mut queue = BinaryHeap::with_capacity(qsize);
+    fn best_first(&mut self, qsize: usize, dive: bool, scratch: &mut Scratch) {
+        let Scratch { stack, queue } = scratch;
+        queue.clear();
         let mut diving = false;
         queue.push(Pending::new(f64::NEG_INFINITY, 0, 0));
         while let Some(p) = queue.pop() {
@@ -485,15 +422,16 @@ impl Search<'_> {
                 self.prune(d);
                 continue;
             }
-            let na = &self.a.nodes()[ia as usize];
-            let nb = &self.b.nodes()[ib as usize];
-            if na.is_leaf() && nb.is_leaf() {
-                self.leaf_pair(na.triangle(), nb.triangle(), true);
+            let (slot_a, lane_a) = slot_of(ia as usize);
+            let (slot_b, lane_b) = slot_of(ib as usize);
+            let (na, nb) = (&self.sa[slot_a], &self.sb[slot_b]);
+            if na.is_leaf(lane_a) && nb.is_leaf(lane_b) {
+                self.leaf_pair(na.triangle(lane_a), nb.triangle(lane_b), true);
                 diving = dive;
                 continue;
             }
             if diving || queue.len() + 2 > qsize {
-                self.depth_first((ia, ib), stack);
+                self.depth_first(Entry { d, a: ia, b: ib }, stack);
                 continue;
             }
             for (d, ca, cb) in self.expand(ia, ib) {
@@ -504,40 +442,28 @@ impl Search<'_> {
                 }
             }
         }
+        queue.clear();
     }
 }
 
-/// Whether a depth-first entry's volume test is still to do, and which node keeps its place.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Lazy {
-    /// `d` is the pair's volume distance.
-    Tested,
-    /// Untested (`d` is its parent pair's distance); model b's node is the kept one.
-    KeptB,
-    /// Untested; model a's node is the kept one.
-    KeptA,
-}
-
-/// A node pair on the depth-first stack.
+/// A node pair on the depth-first stack, with a lower bound of its distance.
 #[derive(Clone, Copy)]
 struct Entry {
-    /// A lower bound of the pair's distance (see `lazy`).
     d: f64,
     a: u32,
     b: u32,
-    lazy: Lazy,
 }
 
-/// A node pair waiting in the best-first queue (a min-heap on its volume distance).
+/// A node pair waiting in the best-first queue (a min-heap on its lower bound).
 struct Pending {
-    /// The volume distance as an integer with the same order (see [`Pending::new`]).
+    /// The lower bound as an integer with the same order (see [`Pending::new`]).
     key: u64,
     a: u32,
     b: u32,
 }
 
 impl Pending {
-    /// Volume distances are never negative or NaN; the root's −∞ is mapped below everything.
+    /// Lower bounds are never negative or NaN; the root's −∞ is mapped below everything.
     #[inline(always)]
     fn new(d: f64, a: u32, b: u32) -> Pending {
         let key = if d >= 0.0 { (d + 0.0).to_bits() + 1 } else { 0 };
@@ -568,73 +494,76 @@ impl Ord for Pending {
     }
 }
 
-fn run(
-    m1: &Model,
-    p1: &Placement,
-    m2: &Model,
-    p2: &Placement,
+/// What a search is asked: an exact or approximate distance, or a tolerance.
+#[derive(Clone, Copy)]
+struct Goal {
     qsize: usize,
     warm_start: Option<(u32, u32)>,
     stop_at: Option<f64>,
     rel_err: f64,
     abs_err: f64,
-) -> DistanceResult {
+}
+
+fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> DistanceResult {
     let rel = Relative::between(p1, p2);
     // Errors and tolerances are in world units; the search runs in model 1's frame.
     let to_local = 1.0 / p1.scale;
+    let (fa, fb) = (m1.packed_frame(), m2.packed_frame());
+    let rows: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rel.rotation[(i, j)]));
+    let cols: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rel.rotation[(j, i)]));
+    // The magnitude of every coordinate the query computes with, in model 1's frame.
+    let coords = m1.magnitude() + rel.scale * m2.magnitude() + rel.translation.amax();
+    let mut b_in_a = FrameMap::between(fb, fa, &rows, rel.scale, &rel.translation);
+    b_in_a.unit = fa.unit;
+    b_in_a.margin = F2::splat(16.0 * f64::EPSILON * coords / fa.unit);
+    // a's model frame in b's: x ↦ Rᵀ (x − t) / s.
+    let back = -(rel.rotation.transpose() * rel.translation) / rel.scale;
+    let mut a_in_b = FrameMap::between(fa, fb, &cols, 1.0 / rel.scale, &back);
+    a_in_b.unit = fb.unit * rel.scale;
+    a_in_b.margin = F2::splat(16.0 * f64::EPSILON * coords / a_in_b.unit);
+    let unplaced = Kept {
+        axes: [[F2::splat(0.0); 3]; 3],
+        center: [F2::splat(0.0); 3],
+        half: [F2::splat(0.0); 3],
+        half_sum: F2::splat(0.0),
+    };
     let mut search = Search {
         a: m1,
         b: m2,
+        sa: m1.collide_slots(),
+        sb: m2.collide_slots(),
         rel,
-        rot_rows: std::array::from_fn(|i| std::array::from_fn(|j| rel.rotation[(i, j)])),
-        rot_cols: std::array::from_fn(|j| std::array::from_fn(|i| rel.rotation[(i, j)])),
-        // The volumes' corners lie within a few times the models' magnitudes (largest absolute
-        // coordinates); the margin (1e-13 relative) covers rounding of a few ulps of that.
-        coords: 3.0 * (m1.magnitude() + rel.scale * m2.magnitude()) + amax(&rel.translation),
-        kept_a: None,
-        kept_b: None,
+        b_in_a,
+        a_in_b,
+        kept_a: (NONE, unplaced),
+        kept_b: (NONE, unplaced),
         cut: f64::INFINITY,
         best: f64::INFINITY,
         best_points: (Vec3::zeros(), Vec3::zeros()),
         best_pair: None,
         bv_tests: 0,
         tri_tests: 0,
-        stop_at: stop_at.map(|t| t * to_local),
-        rel_err,
-        abs_err: abs_err * to_local,
+        stop_at: goal.stop_at.map(|t| t * to_local),
+        rel_err: goal.rel_err,
+        abs_err: goal.abs_err * to_local,
+        tau: 64.0 * f64::EPSILON * coords,
         pruned_bound: f64::INFINITY,
     };
     search.cut = search.compute_cut();
-    if stop_at.is_none() {
+    if goal.stop_at.is_none() {
         // Seed the bound from the warm start (or any pair): not counted as a test.
-        let (ta, tb) = warm_start
+        let (ta, tb) = goal
+            .warm_start
             .filter(|&(a, b)| (a as usize) < m1.num_triangles() && (b as usize) < m2.num_triangles())
             .unwrap_or((0, 0));
         search.leaf_pair(ta as usize, tb as usize, false);
     }
-    // Depth-first stack: two entries a level at most, trees are rarely deeper than 64 levels.
-    let mut stack = Vec::with_capacity(128);
-    // Tolerance queries, as PQP: the root pair's volume distance first (not counted); beyond
-    // the tolerance nothing can be closer.
-    let root_apart = search.stop_at.is_some_and(|t| {
-        let root = search.b_in_a(&m2.nodes()[0].rss).test_a(&m1.nodes()[0].rss, f64::INFINITY);
-        let apart = root > t;
-        if apart {
-            search.prune(root);
-        }
-        apart
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => search_from_root(&mut search, goal, &mut scratch),
+        Err(_) => search_from_root(&mut search, goal, &mut Scratch::default()),
     });
-    if root_apart {
-        // Nothing to search.
-    } else if qsize > 2 {
-        search.best_first(qsize, false, &mut stack);
-    } else if stop_at.is_none() {
-        search.best_first(DESCENT_QUEUE, true, &mut stack);
-    } else {
-        search.depth_first((0, 0), &mut stack);
-    }
     let mut result = DistanceResult { bv_tests: search.bv_tests, tri_tests: search.tri_tests, ..Default::default() };
-    let found = match stop_at {
+    let found = match goal.stop_at {
         None => true,
         Some(t) => search.best_pair.is_some() && search.best <= t * to_local,
     };
@@ -645,7 +574,7 @@ fn run(
         // q is in model 1's frame; map back into model 2's.
         result.p2 = rel.rotation.transpose() * (q - rel.translation) / rel.scale;
         result.closest_pair = search.best_pair;
-        result.closer = stop_at.is_some();
+        result.closer = goal.stop_at.is_some();
     } else {
         // Everything was pruned above the tolerance or tested farther than it.
         result.distance = search.pruned_bound.min(search.best) * p1.scale;
@@ -653,6 +582,26 @@ fn run(
         result.p2 = Vec3::repeat(f64::NAN);
     }
     result
+}
+
+fn search_from_root(search: &mut Search, goal: Goal, scratch: &mut Scratch) {
+    scratch.stack.clear();
+    if let Some(t) = search.stop_at {
+        // Tolerance queries, as PQP: the root pair's bound first (not counted); beyond the
+        // tolerance nothing can be closer.
+        let root = search.root_bound();
+        if root > t {
+            search.prune(root);
+        } else if goal.qsize > 2 {
+            search.best_first(goal.qsize.min(MAX_QUEUE), false, scratch);
+        } else {
+            search.depth_first(Entry { d: root, a: 0, b: 0 }, &mut scratch.stack);
+        }
+    } else if goal.qsize > 2 {
+        search.best_first(goal.qsize.min(MAX_QUEUE), false, scratch);
+    } else {
+        search.best_first(DESCENT_QUEUE, true, scratch);
+    }
 }
 
 /// The distance between `m1` placed at `p1` and `m2` at `p2`, within the request's error
@@ -666,8 +615,14 @@ pub fn distance(
     request: &DistanceRequest,
     cache: Option<&mut DistanceCache>,
 ) -> DistanceResult {
-    let warm = cache.as_ref().and_then(|c| c.last_pair);
-    let result = run(m1, p1, m2, p2, request.qsize, warm, None, request.rel_err.max(0.0), request.abs_err.max(0.0));
+    let goal = Goal {
+        qsize: request.qsize,
+        warm_start: cache.as_ref().and_then(|c| c.last_pair),
+        stop_at: None,
+        rel_err: request.rel_err.max(0.0),
+        abs_err: request.abs_err.max(0.0),
+    };
+    let result = run(m1, p1, m2, p2, goal);
     if let Some(cache) = cache {
         cache.last_pair = result.closest_pair;
     }
@@ -687,7 +642,8 @@ pub fn tolerance(
     tolerance: f64,
     qsize: usize,
 ) -> DistanceResult {
-    run(m1, p1, m2, p2, qsize, None, Some(tolerance.max(0.0)), 0.0, 0.0)
+    let goal = Goal { qsize, warm_start: None, stop_at: Some(tolerance.max(0.0)), rel_err: 0.0, abs_err: 0.0 };
+    run(m1, p1, m2, p2, goal)
 }
 
 #[cfg(test)]
