@@ -64,6 +64,27 @@ fn fixture(case: &str) -> (Model, Model, Vec<(Placement, Placement)>) {
 
 /// Runs `query` over the poses `repeats` times (cache per sweep, as the benchmark).
 fn scene(name: &str, a: &Model, b: &Model, poses: &[(Placement, Placement)], tol: Option<f64>, repeats: usize) {
+    let queries: Vec<(Placement, Placement, Option<f64>)> = poses.iter().map(|&(p, q)| (p, q, tol)).collect();
+    queries_scene(name, a, b, &queries, repeats);
+}
+
+/// The fixture's tolerance queries: (pose, tolerance) per line of `pqp_tolerance.txt`.
+fn tolerance_queries(case: &str, poses: &[(Placement, Placement)]) -> Vec<(Placement, Placement, Option<f64>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance").join(case);
+    let text = std::fs::read_to_string(dir.join("pqp_tolerance.txt")).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let mut w = l.split_whitespace();
+            let pose: usize = w.next().unwrap().parse().unwrap();
+            let tol: f64 = w.next().unwrap().parse().unwrap();
+            (poses[pose].0, poses[pose].1, Some(tol))
+        })
+        .collect()
+}
+
+/// Runs each query (distance, or tolerance when it has one) `repeats` times (cache per sweep).
+fn queries_scene(name: &str, a: &Model, b: &Model, poses: &[(Placement, Placement, Option<f64>)], repeats: usize) {
     let (mut bv, mut tri, mut sum) = (0u64, 0u64, 0.0f64);
     let mut hash = 0u64;
     let abs_err: f64 = std::env::var("ABS_ERR").map_or(0.0, |s| s.parse().unwrap());
@@ -73,11 +94,11 @@ fn scene(name: &str, a: &Model, b: &Model, poses: &[(Placement, Placement)], tol
     for rep in 0..repeats {
         let mut cache = DistanceCache::default();
         if std::env::var("WARM").is_ok() {
-            let (p1, p2) = &poses[0];
+            let (p1, p2, _) = &poses[0];
             distance(a, p1, b, p2, &request, Some(&mut cache));
         }
-        for (p1, p2) in poses {
-            let r = match tol {
+        for (p1, p2, tol) in poses {
+            let r = match *tol {
                 None => distance(a, p1, b, p2, &request, Some(&mut cache)),
                 Some(t) => tolerance(a, p1, b, p2, t, 2),
             };
@@ -93,6 +114,26 @@ fn scene(name: &str, a: &Model, b: &Model, poses: &[(Placement, Placement)], tol
         }
     }
     let us = start.elapsed().as_secs_f64() * 1e6 / (repeats * poses.len()) as f64;
+    if std::env::var("SPLIT").is_ok() {
+        let (mut nc, mut bc, mut nn, mut bn) = (0, 0u64, 0, 0u64);
+        for (p1, p2, tol) in poses {
+            if let Some(t) = *tol {
+                let r = tolerance(a, p1, b, p2, t, 2);
+                if r.closer {
+                    nc += 1;
+                    bc += r.bv_tests
+                } else {
+                    nn += 1;
+                    bn += r.bv_tests
+                }
+            }
+        }
+        println!(
+            "  closer {nc} avg bv {:.1}; not closer {nn} avg bv {:.1}",
+            bc as f64 / nc.max(1) as f64,
+            bn as f64 / nn.max(1) as f64
+        );
+    }
     let n = poses.len() as f64;
     println!(
         "{name:<8} {us:>10.2} µs  bv {:>10.1}  tri {:>8.1}  sum {sum:.17e}  hash {hash:016x}",
@@ -123,10 +164,23 @@ fn main() {
         let (a, b, poses) = fixture("bunny_sphere");
         scene("bunny", &a, &b, &poses, None, repeats);
     }
-    for case in ["tori", "soup"] {
-        if want(case) {
+    for case in ["tori", "soup", "single"] {
+        let tol = format!("{case}_tol");
+        if want(case) || want(&tol) {
             let (a, b, poses) = fixture(case);
-            scene(case, &a, &b, &poses, None, repeats);
+            if want(case) {
+                scene(case, &a, &b, &poses, None, repeats);
+            }
+            if want(&tol) {
+                queries_scene(&tol, &a, &b, &tolerance_queries(case, &poses), repeats);
+            }
+        }
+    }
+    for case in ["bunny_sphere", "separated"] {
+        let tol = format!("{}_tol", &case[..3]);
+        if want(&tol) {
+            let (a, b, poses) = fixture(case);
+            queries_scene(&tol, &a, &b, &tolerance_queries(case, &poses), repeats);
         }
     }
     if want("sep") {

@@ -182,8 +182,9 @@ impl Model {
             points.extend(range.iter().flat_map(|&k| triangles[k as usize]));
             if range.len() == 1 {
                 let axes = leaf_axes(&triangles[range[0] as usize]);
-                boxes[node] = Obb::fit(&axes, points.iter().copied(), fit_margin(&points));
-                nodes[node] = Node { rss: Rss::fit(&axes, &points), payload: LEAF_BIT | start as u32 };
+                let (obb, rss) = fit_node(&axes, &points);
+                boxes[node] = obb;
+                nodes[node] = Node { rss, payload: LEAF_BIT | start as u32 };
                 continue;
             }
             let (axes, mean) = moment_frame(range, &triangles, &stats);
@@ -194,8 +195,9 @@ impl Model {
             let first_child = nodes.len();
             nodes.push(placeholder());
             nodes.push(placeholder());
-            boxes[node] = Obb::fit(&axes, points.iter().copied(), fit_margin(&points));
-            nodes[node] = Node { rss: Rss::fit(&axes, &points), payload: first_child as u32 };
+            let (obb, rss) = fit_node(&axes, &points);
+            boxes[node] = obb;
+            nodes[node] = Node { rss, payload: first_child as u32 };
             pending.push((first_child + 1, mid, end));
             pending.push((first_child, start, mid));
         }
@@ -310,6 +312,9 @@ impl Model {
                 }
                 if !packed.sphere_holds(&x, tol) {
                     return Err(format!("node {i}: bounding sphere misses a vertex below it"));
+                }
+                if packed.rect_distance(&x) > packed.half[0] as f64 + tol {
+                    return Err(format!("node {i}: swept-sphere rectangle misses a vertex below it"));
                 }
             }
         }
@@ -447,8 +452,17 @@ fn collide_slots(nodes: &[Node], boxes: &[Obb], triangles: &[Triangle], frame: &
         spheres[i] = sphere;
         supports[i] = support;
     }
-    let packed: Vec<CollideNode> =
-        (0..nodes.len()).map(|i| CollideNode::new(&boxes[i], &spheres[i], frame, nodes[i].payload)).collect();
+    let spans = leaf_spans(nodes);
+    let mut points = Vec::new();
+    let packed: Vec<CollideNode> = (0..nodes.len())
+        .map(|i| {
+            let mut node = CollideNode::new(&boxes[i], &spheres[i], frame, nodes[i].payload);
+            points.clear();
+            subtree_points(nodes, triangles, i, spans[i], &mut points);
+            node.set_rect(&nodes[i].rss, frame, points.iter().map(|p| (p - frame.origin) / frame.unit));
+            node
+        })
+        .collect();
     let mut slots = vec![NodePair::new(&packed[0], &packed[0])];
     slots.extend(packed[1..].chunks_exact(2).map(|c| NodePair::new(&c[0], &c[1])));
     slots
@@ -541,6 +555,24 @@ fn fit_boxes(nodes: &[Node], triangles: &[Triangle]) -> Result<Vec<Obb>, String>
         boxes.push(Obb::fit(axes, points.iter().copied(), fit_margin(&points)));
     }
     Ok(boxes)
+}
+
+/// A node's box on `axes` and its swept sphere on the same axes, the sphere's normal along
+/// the box's thinnest axis (so that the collide query's packed node can carry the sphere's
+/// rectangle in its box frame).
+fn fit_node(axes: &Mat3, points: &[Vec3]) -> (Obb, Rss) {
+    let obb = Obb::fit(axes, points.iter().copied(), fit_margin(points));
+    let rss = Rss::fit(&rss_axes(&obb), points);
+    (obb, rss)
+}
+
+/// The box's axes ordered as a swept sphere's: the two widest first, the thinnest (the
+/// rectangle's normal) last; right-handed.
+fn rss_axes(obb: &Obb) -> Mat3 {
+    let mut order = [0usize, 1, 2];
+    order.sort_by(|&i, &j| obb.half[i].total_cmp(&obb.half[j]));
+    let (x, y) = (obb.axes.column(order[1]).into_owned(), obb.axes.column(order[2]).into_owned());
+    Mat3::from_columns(&[x, y, x.cross(&y)])
 }
 
 /// Grows boxes by the rounding the fit itself can make (projection and back-projection).

@@ -35,6 +35,7 @@
 //! 956 → 492 bytes per triangle) added about 4 % instructions (one widening per value) and
 //! no measurable time, and changed no box or triangle test count by more than 0.1 %.
 
+use crate::bv::Rss;
 use crate::bv::sphere::Sphere;
 use crate::math::{Mat3, Vec3};
 use crate::model::LEAF_BIT;
@@ -409,6 +410,11 @@ pub(crate) struct CollideNode {
     pub half: [f32; 3],
     /// Centre and radius.
     pub sphere: [f32; 4],
+    /// The node's swept-sphere rectangle, in the box's plane through the stored centre and
+    /// normal to axis 0: its centre's offsets along axes 1 and 2 from the box centre, and its
+    /// half-lengths along them. Every vertex below the node is within `half[0]` of it (see
+    /// [`CollideNode::set_rect`]). The distance query's bounds read it.
+    pub rect: [f32; 4],
     pub payload: u32,
 }
 
@@ -439,7 +445,42 @@ impl CollideNode {
         let ds = (sc - ss.map(|v| v as f64)).norm() + s_err;
         let radius = f32_up((sphere.radius / frame.unit + ds) * (1.0 + 1e-12));
         let row = |k: usize| [stored[0][k] as f32, stored[1][k] as f32, stored[2][k] as f32, cs[k] as f32];
-        CollideNode { frame: [row(0), row(1), row(2)], half: h, sphere: [ss.x, ss.y, ss.z, radius], payload }
+        // The box's cross-section: holds every vertex within half[0] (the slab along axis 0).
+        let rect = [0.0, 0.0, h[1], h[2]];
+        CollideNode { frame: [row(0), row(1), row(2)], half: h, sphere: [ss.x, ss.y, ss.z, radius], rect, payload }
+    }
+
+    /// Replaces the rectangle by the (smaller) one of `rss`, the node's swept sphere fitted
+    /// on the box's axes with its normal along the thinnest, when every point of `points`
+    /// (the vertices below the node, in packed coordinates) is within the stored `half[0]` of
+    /// the stored rectangle, as computed here; otherwise the box's cross-section stays.
+    pub fn set_rect(&mut self, rss: &Rss, frame: &PackedFrame, points: impl Iterator<Item = Vec3> + Clone) {
+        let axis = |i: usize| Vec3::new(self.frame[0][i] as f64, self.frame[1][i] as f64, self.frame[2][i] as f64);
+        let centre = Vec3::new(self.frame[0][3] as f64, self.frame[1][3] as f64, self.frame[2][3] as f64);
+        let (a1, a2) = (axis(1), axis(2));
+        let middle =
+            rss.corner + rss.axes.column(0) * (0.5 * rss.lengths[0]) + rss.axes.column(1) * (0.5 * rss.lengths[1]);
+        let (m, m_err) = frame.to_packed(&middle);
+        let off = [f32_near(a1.dot(&(m - centre))), f32_near(a2.dot(&(m - centre)))];
+        // Rounding of the offsets and of the packing grows the half-lengths.
+        let grow = m_err + 1e-6 * (rss.lengths[0] + rss.lengths[1]) / frame.unit;
+        let len = [f32_up(0.5 * rss.lengths[0] / frame.unit + grow), f32_up(0.5 * rss.lengths[1] / frame.unit + grow)];
+        let rect = [off[0], off[1], len[0], len[1]];
+        let candidate = CollideNode { rect, ..*self };
+        if points.clone().all(|x| candidate.rect_distance(&x) <= self.half[0] as f64) {
+            self.rect = rect;
+        }
+    }
+
+    /// Distance from `x` (packed coordinates) to the stored rectangle, computed with the
+    /// stored axes as if orthonormal.
+    pub fn rect_distance(&self, x: &Vec3) -> f64 {
+        let v: [f64; 3] = std::array::from_fn(|k| x[k] - self.frame[k][3] as f64);
+        let along = |i: usize| (0..3).map(|k| self.frame[k][i] as f64 * v[k]).sum::<f64>();
+        let out = |u: f64, half: f32| (u.abs() - half as f64).max(0.0);
+        let (u1, u2) = (along(1) - self.rect[0] as f64, along(2) - self.rect[1] as f64);
+        let (d1, d2, d0) = (out(u1, self.rect[2]), out(u2, self.rect[3]), along(0));
+        (d0 * d0 + d1 * d1 + d2 * d2).sqrt()
     }
 
     /// True when `x` (packed coordinates) is in every slab of the box, up to `tolerance`;
@@ -472,7 +513,7 @@ impl P32 {
 
 /// Two nodes side by side, lane 0 and lane 1 of every number: a node's two children, which
 /// the query tests together against one node of the other model. See
-/// [`crate::Model`]'s `collide_slots` for which node sits where. 160 bytes.
+/// [`crate::Model`]'s `collide_slots` for which node sits where. 192 bytes.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 pub(crate) struct NodePair {
@@ -481,6 +522,8 @@ pub(crate) struct NodePair {
     /// `frame[k][i]`: [`CollideNode::frame`] of each lane.
     pub frame: [[P32; 4]; 3],
     pub half: [P32; 3],
+    /// [`CollideNode::rect`] of each lane.
+    pub rect: [P32; 4],
     pub payload: [u32; 2],
 }
 
@@ -491,6 +534,7 @@ impl NodePair {
             sphere: std::array::from_fn(|i| two(n0.sphere[i], n1.sphere[i])),
             frame: std::array::from_fn(|k| std::array::from_fn(|i| two(n0.frame[k][i], n1.frame[k][i]))),
             half: std::array::from_fn(|i| two(n0.half[i], n1.half[i])),
+            rect: std::array::from_fn(|i| two(n0.rect[i], n1.rect[i])),
             payload: [n0.payload, n1.payload],
         }
     }
@@ -500,6 +544,7 @@ impl NodePair {
             frame: std::array::from_fn(|k| std::array::from_fn(|i| self.frame[k][i].0[l])),
             half: std::array::from_fn(|i| self.half[i].0[l]),
             sphere: std::array::from_fn(|i| self.sphere[i].0[l]),
+            rect: std::array::from_fn(|i| self.rect[i].0[l]),
             payload: self.payload[l],
         }
     }

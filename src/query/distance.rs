@@ -98,6 +98,9 @@ struct Kept {
     /// Half-extents along the axes (scaled to the frame).
     half: [F2; 3],
     half_sum: F2,
+    /// The swept-sphere rectangle: centre, half-lengths along axes 1 and 2.
+    rect_center: [F2; 3],
+    rect_half: [F2; 2],
 }
 
 /// Places one model's packed coordinates in the other's: `x ↦ scale · rot · x + trans`.
@@ -133,88 +136,105 @@ impl FrameMap {
         };
         let c = rotate(3);
         let half: [f64; 3] = std::array::from_fn(|i| slot.half[i].0[lane] as f64 * self.scale);
+        let axes = [rotate(0), rotate(1), rotate(2)];
+        let center: [f64; 3] = std::array::from_fn(|k| self.scale * c[k] + self.trans[k]);
+        let rect = |i: usize| slot.rect[i].0[lane] as f64 * self.scale;
+        let rc: [f64; 3] = std::array::from_fn(|k| center[k] + rect(0) * axes[1][k] + rect(1) * axes[2][k]);
         Kept {
-            axes: std::array::from_fn(|j| rotate(j).map(F2::splat)),
-            center: std::array::from_fn(|k| F2::splat(self.scale * c[k] + self.trans[k])),
+            axes: axes.map(|a| a.map(F2::splat)),
+            center: center.map(F2::splat),
             half: half.map(F2::splat),
             half_sum: F2::splat(half[0] + half[1] + half[2]),
+            rect_center: rc.map(F2::splat),
+            rect_half: [F2::splat(rect(2)), F2::splat(rect(3))],
         }
     }
 }
 
 /// Lower bounds on the distances between the two nodes of `slot` (one per lane) and `kept`,
-/// in the slot's packed units; `margin` is the rounding allowance.
+/// in the slot's packed units, and the squared distances between their box centres (the
+/// order in which the search visits siblings); `margin` is the rounding allowance.
 ///
-/// Each node holds its triangles in its box (the slabs `|a_i · (x − c)| ≤ h_i` along its
-/// stored axes), so the gap between the two boxes' projections on any direction, divided by
-/// the direction's length, bounds the distance from below. Three kinds of direction are
-/// tried:
-/// * the six box axes (separating-axis style);
-/// * the direction between a point of each box found by two rounds of alternating clamping
-///   (from `kept`'s centre into the child's box, from there into `kept`'s box, and again):
-///   nearly the closest pair of points when the boxes are apart, which makes the bound
-///   nearly the boxes' distance, corners and edges included;
-/// * the direction between the two centres, which is nearly exact for nodes far apart
+/// Each node holds its vertices in its box (the slabs `|a_i · (x − c)| ≤ h_i` along its
+/// stored axes) and within `h_0` of its rectangle (see [`NodePair`]'s `rect`), so the gap
+/// between two nodes' projections on any direction, divided by the direction's length, bounds
+/// the distance from below. The directions tried:
+/// * the six box axes (as in the separating-axis test);
+/// * the direction between a point of each rectangle found by two rounds of alternating
+///   clamping (from `kept`'s rectangle centre into the child's rectangle, from there into
+///   `kept`'s rectangle, and again): nearly the rectangles' closest pair when they are apart,
+///   which makes the bound nearly the swept spheres' distance, their rounded edges included;
+/// * the direction between the two box centres, which is nearly exact for nodes far apart
 ///   compared with their size, and is measured along a vector computed in the model frame,
 ///   so that its precision is relative to the nodes' size rather than to their distance.
 ///
-/// `SLOP` and `SHRINK` cover the stored axes being orthonormal only to about 1e-7, `margin`
-/// the rounding of the coordinates; what is left is clamped at 0 (a NaN too).
+/// `SLOP` and `SHRINK` cover the stored axes being orthonormal only to about 1e-7 (the
+/// formulas treat them as orthonormal), `margin` the rounding of the coordinates. A NaN
+/// candidate is skipped; what is left is clamped at 0.
 #[inline(always)]
-fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> F2 {
-    let ax: [[F2; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|k| F2::from_f32(&slot.frame[k][i].0)));
-    let h: [F2; 3] = std::array::from_fn(|i| F2::from_f32(&slot.half[i].0));
-    let d: [F2; 3] = std::array::from_fn(|k| kept.center[k] - F2::from_f32(&slot.frame[k][3].0));
+fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> (F2, F2) {
+    let ld = |p: &crate::bv::obb::P32| F2::from_f32(&p.0);
+    let ax: [[F2; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|k| ld(&slot.frame[k][i])));
+    let h: [F2; 3] = std::array::from_fn(|i| ld(&slot.half[i]));
+    let c: [F2; 3] = std::array::from_fn(|k| ld(&slot.frame[k][3]));
     let (ka, kh) = (&kept.axes, &kept.half);
-    // r[i][j] = a_i · b_j (a: the child, b: kept); dc: the centres' offset along a's axes,
-    // dk along b's.
+    // a: the child, b: the kept node. r[i][j] = a_i · b_j; d: b's box centre less a's, dc
+    // along a's axes, dk along b's.
     let r: [[F2; 3]; 3] = std::array::from_fn(|i| {
         std::array::from_fn(|j| ax[i][0] * ka[j][0] + ax[i][1] * ka[j][1] + ax[i][2] * ka[j][2])
     });
-    let dc: [F2; 3] = std::array::from_fn(|i| ax[i][0] * d[0] + ax[i][1] * d[1] + ax[i][2] * d[2]);
-    let adc = dc.map(F2::abs);
+    let along_a =
+        |v: &[F2; 3]| -> [F2; 3] { std::array::from_fn(|i| ax[i][0] * v[0] + ax[i][1] * v[1] + ax[i][2] * v[2]) };
+    let d: [F2; 3] = std::array::from_fn(|k| kept.center[k] - c[k]);
+    let dc = along_a(&d);
     let dk: [F2; 3] = std::array::from_fn(|j| dc[0] * r[0][j] + dc[1] * r[1][j] + dc[2] * r[2][j]);
-    let adk = dk.map(F2::abs);
+    let (adc, adk) = (dc.map(F2::abs), dk.map(F2::abs));
 
     // The box axes.
-    let mut sat = F2::splat(f64::NEG_INFINITY);
+    let mut gap = F2::splat(f64::NEG_INFINITY);
     for i in 0..3 {
-        sat = sat.max(adc[i] - h[i] - (kh[0] * r[i][0].abs() + kh[1] * r[i][1].abs() + kh[2] * r[i][2].abs()));
+        gap = gap.max(adc[i] - h[i] - (kh[0] * r[i][0].abs() + kh[1] * r[i][1].abs() + kh[2] * r[i][2].abs()));
     }
     for j in 0..3 {
-        sat = sat.max(adk[j] - kh[j] - (h[0] * r[0][j].abs() + h[1] * r[1][j].abs() + h[2] * r[2][j].abs()));
+        gap = gap.max(adk[j] - kh[j] - (h[0] * r[0][j].abs() + h[1] * r[1][j].abs() + h[2] * r[2][j].abs()));
     }
 
-    // Alternating clamping, in a's box coordinates: p in a's box, q in b's (q − dc in b's
-    // axes is `qb`).
-    let clamp = |x: F2, hh: F2| x.max(F2::splat(0.0) - hh).min(hh);
-    let into_b = |p: &[F2; 3]| -> [F2; 3] {
-        let e: [F2; 3] = std::array::from_fn(|i| p[i] - dc[i]);
-        std::array::from_fn(|j| clamp(e[0] * r[0][j] + e[1] * r[1][j] + e[2] * r[2][j], kh[j]))
+    // The rectangles: a's at o (along a's axes 1, 2) from its box centre, half-lengths l,
+    // radius h0; b's likewise. `dr`: b's rectangle centre from a's, along a's axes; points
+    // are kept in a's axes relative to a's rectangle centre, b's rectangle coordinates
+    // relative to its centre.
+    let o = [ld(&slot.rect[0]), ld(&slot.rect[1])];
+    let l = [ld(&slot.rect[2]), ld(&slot.rect[3])];
+    let kl = &kept.rect_half;
+    let rd = along_a(&std::array::from_fn(|k| kept.rect_center[k] - c[k]));
+    let dr = [rd[0], rd[1] - o[0], rd[2] - o[1]];
+    let clamp = |x: F2, half: F2| x.max(F2::splat(0.0) - half).min(half);
+    let into_b = |p: &[F2; 3]| -> [F2; 2] {
+        let e: [F2; 3] = std::array::from_fn(|i| p[i] - dr[i]);
+        [1, 2].map(|j| clamp(e[0] * r[0][j] + e[1] * r[1][j] + e[2] * r[2][j], kl[j - 1]))
     };
-    let from_b = |qb: &[F2; 3]| -> [F2; 3] {
-        std::array::from_fn(|i| qb[0] * r[i][0] + qb[1] * r[i][1] + qb[2] * r[i][2] + dc[i])
-    };
-    let p: [F2; 3] = std::array::from_fn(|i| clamp(dc[i], h[i]));
+    let from_b = |u: &[F2; 2]| -> [F2; 3] { std::array::from_fn(|i| u[0] * r[i][1] + u[1] * r[i][2] + dr[i]) };
+    let zero = F2::splat(0.0);
+    let p = [zero, clamp(dr[1], l[0]), clamp(dr[2], l[1])];
     let q = from_b(&into_b(&p));
-    let p: [F2; 3] = std::array::from_fn(|i| clamp(q[i], h[i]));
+    let p = [zero, clamp(q[1], l[0]), clamp(q[2], l[1])];
     let q = from_b(&into_b(&p));
     let w: [F2; 3] = std::array::from_fn(|i| q[i] - p[i]);
-    // Gap along w: w · d − a's extent − b's extent.
-    let wd = w[0] * dc[0] + w[1] * dc[1] + w[2] * dc[2];
-    let ext_a = h[0] * w[0].abs() + h[1] * w[1].abs() + h[2] * w[2].abs();
-    let wb: [F2; 3] = std::array::from_fn(|j| (w[0] * r[0][j] + w[1] * r[1][j] + w[2] * r[2][j]).abs());
-    let ext_b = kh[0] * wb[0] + kh[1] * wb[1] + kh[2] * wb[2];
+    let wd = w[0] * dr[0] + w[1] * dr[1] + w[2] * dr[2];
+    let ext_a = l[0] * w[1].abs() + l[1] * w[2].abs();
+    let wb = [1, 2].map(|j| (w[0] * r[0][j] + w[1] * r[1][j] + w[2] * r[2][j]).abs());
+    let ext_b = kl[0] * wb[0] + kl[1] * wb[1];
     let wl = (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt();
-    sat = sat.max((wd - ext_a - ext_b) / wl);
+    // (NaN when the rectangles meet, w = 0: `max` then keeps `gap`.)
+    gap = ((wd - ext_a - ext_b) / wl - h[0] - kh[0]).max(gap);
 
     // Along the centres' offset: (|d|² − extents · |d|) / |d|.
     let dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     let ext = h[0] * adc[0] + h[1] * adc[1] + h[2] * adc[2] + kh[0] * adk[0] + kh[1] * adk[1] + kh[2] * adk[2];
     let centre = (dd - ext) / dd.sqrt();
     let slop = F2::splat(SLOP) * (h[0] + h[1] + h[2] + kept.half_sum);
-    let lb = (sat * F2::splat(SHRINK)).max(centre) - slop - margin;
-    lb.max(F2::splat(0.0))
+    let lb = centre.max(gap * F2::splat(SHRINK)) - slop - margin;
+    (lb.max(zero), dd)
 }
 
 /// The depth-first stack and best-first queue of a search, kept per thread between queries
@@ -288,7 +308,7 @@ impl Search<'_> {
     /// The two child pairs of an inner pair (split on the larger node) with their lower
     /// bounds (model a's units).
     #[inline(always)]
-    fn expand(&mut self, ia: u32, ib: u32) -> [(f64, u32, u32); 2] {
+    fn expand(&mut self, ia: u32, ib: u32) -> [(f64, f64, u32, u32); 2] {
         let (slot_a, lane_a) = slot_of(ia as usize);
         let (slot_b, lane_b) = slot_of(ib as usize);
         let (na, nb) = (&self.sa[slot_a], &self.sb[slot_b]);
@@ -299,21 +319,25 @@ impl Search<'_> {
             let c = na.first_child(lane_a);
             let kept = self.kept_b(ib);
             let children = &self.sa[slot_of(c as usize).0];
-            let [d0, d1] = (lower_bounds(children, &kept, self.b_in_a.margin) * F2::splat(self.b_in_a.unit)).to_array();
-            [(d0, c, ib), (d1, c + 1, ib)]
+            let (lb, key) = lower_bounds(children, &kept, self.b_in_a.margin);
+            let [d0, d1] = (lb * F2::splat(self.b_in_a.unit)).to_array();
+            let [k0, k1] = (key * F2::splat(self.b_in_a.unit)).to_array();
+            [(d0, k0, c, ib), (d1, k1, c + 1, ib)]
         } else {
             let c = nb.first_child(lane_b);
             let kept = self.kept_a(ia);
             let children = &self.sb[slot_of(c as usize).0];
-            let [d0, d1] = (lower_bounds(children, &kept, self.a_in_b.margin) * F2::splat(self.a_in_b.unit)).to_array();
-            [(d0, ia, c), (d1, ia, c + 1)]
+            let (lb, key) = lower_bounds(children, &kept, self.a_in_b.margin);
+            let [d0, d1] = (lb * F2::splat(self.a_in_b.unit)).to_array();
+            let [k0, k1] = (key * F2::splat(self.a_in_b.unit)).to_array();
+            [(d0, k0, ia, c), (d1, k1, ia, c + 1)]
         }
     }
 
     /// The lower bound of the root pair.
     fn root_bound(&mut self) -> f64 {
         let kept = self.kept_b(0);
-        (lower_bounds(&self.sa[0], &kept, self.b_in_a.margin) * F2::splat(self.b_in_a.unit)).to_array()[0]
+        (lower_bounds(&self.sa[0], &kept, self.b_in_a.margin).0 * F2::splat(self.b_in_a.unit)).to_array()[0]
     }
 
     fn triangle_in_a(&self, ib: usize) -> Triangle {
@@ -354,6 +378,7 @@ impl Search<'_> {
     /// Records a pair pruned at lower bound `d`.
     #[inline]
     fn prune(&mut self, d: f64) {
+        let d = d.max(0.0);
         if d < self.pruned_bound {
             self.pruned_bound = d;
         }
@@ -388,9 +413,10 @@ impl Search<'_> {
                 self.leaf_pair(na.triangle(lane_a), nb.triangle(lane_b), true);
                 continue;
             }
-            let [c1, c2] = self.expand(e.a, e.b).map(|(d, a, b)| Entry { d, a, b });
+            let [(d1, k1, a1, b1), (d2, k2, a2, b2)] = self.expand(e.a, e.b);
+            let (c1, c2) = (Entry { d: d1, a: a1, b: b1 }, Entry { d: d2, a: a2, b: b2 });
             // Push the farther pair first so the closer one is visited first.
-            let (near, far) = if c2.d < c1.d { (c2, c1) } else { (c1, c2) };
+            let (near, far) = if k2 < k1 { (c2, c1) } else { (c1, c2) };
             if self.worth_visiting(far.d) {
                 stack.push(far);
             } else {
@@ -434,9 +460,9 @@ impl Search<'_> {
                 self.depth_first(Entry { d, a: ia, b: ib }, stack);
                 continue;
             }
-            for (d, ca, cb) in self.expand(ia, ib) {
+            for (d, _, ca, cb) in self.expand(ia, ib) {
                 if self.worth_visiting(d) {
-                    queue.push(Pending::new(d, ca, cb));
+                    queue.push(Pending::new(d.max(0.0), ca, cb));
                 } else {
                     self.prune(d);
                 }
@@ -466,13 +492,16 @@ impl Pending {
     /// Lower bounds are never negative or NaN; the root's −∞ is mapped below everything.
     #[inline(always)]
     fn new(d: f64, a: u32, b: u32) -> Pending {
-        let key = if d >= 0.0 { (d + 0.0).to_bits() + 1 } else { 0 };
+        // The IEEE order as an unsigned one: negative numbers have all bits flipped, the others
+        // their sign bit set.
+        let bits = (d + 0.0).to_bits();
+        let key = if bits >> 63 == 1 { !bits } else { bits | 1 << 63 };
         Pending { key, a, b }
     }
 
     #[inline(always)]
     fn d(&self) -> f64 {
-        if self.key == 0 { f64::NEG_INFINITY } else { f64::from_bits(self.key - 1) }
+        f64::from_bits(if self.key >> 63 == 1 { self.key & !(1 << 63) } else { !self.key })
     }
 }
 
@@ -521,11 +550,14 @@ fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> Di
     let mut a_in_b = FrameMap::between(fa, fb, &cols, 1.0 / rel.scale, &back);
     a_in_b.unit = fb.unit * rel.scale;
     a_in_b.margin = F2::splat(16.0 * f64::EPSILON * coords / a_in_b.unit);
+    let zero = F2::splat(0.0);
     let unplaced = Kept {
-        axes: [[F2::splat(0.0); 3]; 3],
-        center: [F2::splat(0.0); 3],
-        half: [F2::splat(0.0); 3],
-        half_sum: F2::splat(0.0),
+        axes: [[zero; 3]; 3],
+        center: [zero; 3],
+        half: [zero; 3],
+        half_sum: zero,
+        rect_center: [zero; 3],
+        rect_half: [zero; 2],
     };
     let mut search = Search {
         a: m1,
