@@ -183,6 +183,15 @@ fn main() {
             queries_scene(&tol, &a, &b, &tolerance_queries(case, &poses), repeats);
         }
     }
+    if want("far") {
+        let bunny = model_from(
+            load_obj(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("meshes/bunny.obj")).unwrap().triangles(),
+        );
+        for x in std::env::var("FARX").map_or(vec![1e3, 1e6, 1e12, 1e15, 1e100, 1e300], |s| vec![s.parse().unwrap()]) {
+            let p2 = placement(rot_x(0.3), Vec3::new(x, 0.0, 0.0));
+            scene(&format!("far{x:e}"), &bunny, &bunny, &[(id, p2)], None, repeats);
+        }
+    }
     if want("sep") {
         let (a, b, poses) = fixture("separated");
         scene("sep", &a, &b, &poses, None, repeats);

@@ -65,3 +65,10 @@ impl Rng {
         }
     }
 }
+
+/// How many cases a randomized test runs: `normal` in the ordinary suite, `long` when the
+/// environment variable `RAPIDPQP_LONG` is set (a long run: `RAPIDPQP_LONG=1 cargo test
+/// --release`).
+pub(crate) fn budget(normal: usize, long: usize) -> usize {
+    if std::env::var_os("RAPIDPQP_LONG").is_some() { long } else { normal }
+}

@@ -85,10 +85,6 @@ pub struct DistanceResult {
 /// orthonormal only to rounding.
 const SLOP: f64 = 4e-6;
 
-/// Gaps along box axes and their cross products are measured along the stored axes, whose
-/// lengths are 1 only to about 1e-7: positive gaps are shrunk by this factor.
-const SHRINK: f64 = 1.0 - 2e-6;
-
 /// A node of one model placed in the other model's packed frame, each number in both lanes.
 #[derive(Clone, Copy)]
 struct Kept {
@@ -135,18 +131,23 @@ impl FrameMap {
             std::array::from_fn(|k| r[k][0] * f(0, j) + r[k][1] * f(1, j) + r[k][2] * f(2, j))
         };
         let c = rotate(3);
-        let half: [f64; 3] = std::array::from_fn(|i| slot.half[i].0[lane] as f64 * self.scale);
         let axes = [rotate(0), rotate(1), rotate(2)];
         let center: [f64; 3] = std::array::from_fn(|k| self.scale * c[k] + self.trans[k]);
         let rect = |i: usize| slot.rect[i].0[lane] as f64 * self.scale;
         let rc: [f64; 3] = std::array::from_fn(|k| center[k] + rect(0) * axes[1][k] + rect(1) * axes[2][k]);
+        // The stored axes are unit only to about 1e-7: normalized here, with the slabs'
+        // half-extents divided and the rectangle's half-lengths multiplied by the lengths,
+        // which describes the same box and rectangle. (Gaps along them are then exact
+        // projections, however far the other node is.)
+        let len = axes.map(|a| (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt());
+        let half: [f64; 3] = std::array::from_fn(|i| slot.half[i].0[lane] as f64 * self.scale / len[i]);
         Kept {
-            axes: axes.map(|a| a.map(F2::splat)),
+            axes: std::array::from_fn(|j| axes[j].map(|v| F2::splat(v / len[j]))),
             center: center.map(F2::splat),
             half: half.map(F2::splat),
             half_sum: F2::splat(half[0] + half[1] + half[2]),
             rect_center: rc.map(F2::splat),
-            rect_half: [F2::splat(rect(2)), F2::splat(rect(3))],
+            rect_half: [F2::splat(rect(2) * len[1]), F2::splat(rect(3) * len[2])],
         }
     }
 }
@@ -168,7 +169,7 @@ impl FrameMap {
 ///   compared with their size, and is measured along a vector computed in the model frame,
 ///   so that its precision is relative to the nodes' size rather than to their distance.
 ///
-/// `SLOP` and `SHRINK` cover the stored axes being orthonormal only to about 1e-7 (the
+/// `SLOP` covers the stored axes being orthonormal only to about 1e-7 (the
 /// formulas treat them as orthonormal), `margin` the rounding of the coordinates. A NaN
 /// candidate is skipped; what is left is clamped at 0.
 #[inline(always)]
@@ -187,13 +188,16 @@ fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> (F2, F2) {
         |v: &[F2; 3]| -> [F2; 3] { std::array::from_fn(|i| ax[i][0] * v[0] + ax[i][1] * v[1] + ax[i][2] * v[2]) };
     let d: [F2; 3] = std::array::from_fn(|k| kept.center[k] - c[k]);
     let dc = along_a(&d);
-    let dk: [F2; 3] = std::array::from_fn(|j| dc[0] * r[0][j] + dc[1] * r[1][j] + dc[2] * r[2][j]);
+    let dk: [F2; 3] = std::array::from_fn(|j| ka[j][0] * d[0] + ka[j][1] * d[1] + ka[j][2] * d[2]);
     let (adc, adk) = (dc.map(F2::abs), dk.map(F2::abs));
 
-    // The box axes.
+    // The box axes. b's are unit (see `FrameMap::place`); a's are divided by their length
+    // (1/√(1 + e) ≈ 1 − e/2 for |e| ≈ 1e-7 errs low by less than 1e-14 relative).
     let mut gap = F2::splat(f64::NEG_INFINITY);
     for i in 0..3 {
-        gap = gap.max(adc[i] - h[i] - (kh[0] * r[i][0].abs() + kh[1] * r[i][1].abs() + kh[2] * r[i][2].abs()));
+        let inv = F2::splat(1.5) - F2::splat(0.5) * (ax[i][0] * ax[i][0] + ax[i][1] * ax[i][1] + ax[i][2] * ax[i][2]);
+        let g = adc[i] - h[i] - (kh[0] * r[i][0].abs() + kh[1] * r[i][1].abs() + kh[2] * r[i][2].abs());
+        gap = gap.max(g * inv);
     }
     for j in 0..3 {
         gap = gap.max(adk[j] - kh[j] - (h[0] * r[0][j].abs() + h[1] * r[1][j].abs() + h[2] * r[2][j].abs()));
@@ -224,7 +228,9 @@ fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> (F2, F2) {
     let ext_a = l[0] * w[1].abs() + l[1] * w[2].abs();
     let wb = [1, 2].map(|j| (w[0] * r[0][j] + w[1] * r[1][j] + w[2] * r[2][j]).abs());
     let ext_b = kl[0] * wb[0] + kl[1] * wb[1];
-    let wl = (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt();
+    // w's length as a vector of the frame (a's axes are not quite orthonormal).
+    let wf: [F2; 3] = std::array::from_fn(|k| w[0] * ax[0][k] + w[1] * ax[1][k] + w[2] * ax[2][k]);
+    let wl = (wf[0] * wf[0] + wf[1] * wf[1] + wf[2] * wf[2]).sqrt();
     // (NaN when the rectangles meet, w = 0: `max` then keeps `gap`.)
     gap = ((wd - ext_a - ext_b) / wl - h[0] - kh[0]).max(gap);
 
@@ -233,7 +239,7 @@ fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> (F2, F2) {
     let ext = h[0] * adc[0] + h[1] * adc[1] + h[2] * adc[2] + kh[0] * adk[0] + kh[1] * adk[1] + kh[2] * adk[2];
     let centre = (dd - ext) / dd.sqrt();
     let slop = F2::splat(SLOP) * (h[0] + h[1] + h[2] + kept.half_sum);
-    let lb = centre.max(gap * F2::splat(SHRINK)) - slop - margin;
+    let lb = centre.max(gap) - slop - margin;
     (lb.max(zero), dd)
 }
 
@@ -534,6 +540,16 @@ struct Goal {
 }
 
 fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> DistanceResult {
+    let mut search = prepare(m1, p1, m2, p2, goal);
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => search_from_root(&mut search, goal, &mut scratch),
+        Err(_) => search_from_root(&mut search, goal, &mut Scratch::default()),
+    });
+    finish(&search, goal, p1)
+}
+
+/// The search of `goal` on the two placed models, seeded from the warm start.
+fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goal: Goal) -> Search<'a> {
     let rel = Relative::between(p1, p2);
     // Errors and tolerances are in world units; the search runs in model 1's frame.
     let to_local = 1.0 / p1.scale;
@@ -590,10 +606,13 @@ fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> Di
             .unwrap_or((0, 0));
         search.leaf_pair(ta as usize, tb as usize, false);
     }
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => search_from_root(&mut search, goal, &mut scratch),
-        Err(_) => search_from_root(&mut search, goal, &mut Scratch::default()),
-    });
+    search
+}
+
+/// The result of a finished search, in the world's units.
+fn finish(search: &Search, goal: Goal, p1: &Placement) -> DistanceResult {
+    let rel = &search.rel;
+    let to_local = 1.0 / p1.scale;
     let mut result = DistanceResult { bv_tests: search.bv_tests, tri_tests: search.tri_tests, ..Default::default() };
     let found = match goal.stop_at {
         None => true,
@@ -682,7 +701,7 @@ pub fn tolerance(
 mod tests {
     use super::*;
     use crate::geometry::tri_distance::triangle_distance;
-    use crate::test_rng::Rng;
+    use crate::test_rng::{Rng, budget};
 
     /// A soup of small triangles around a wavy sheet or a sphere (so that many pairs are close).
     fn model(rng: &mut Rng, n: usize, sphere: bool) -> (Model, Vec<Triangle>) {
@@ -777,5 +796,154 @@ mod tests {
             }
         }
         assert!(separated >= 40, "{separated} of 96 poses apart");
+    }
+
+    /// A soup of one of several kinds: ordinary, slivers and zero-area triangles, tiny
+    /// triangles; centred at `offset`, of size about `size`.
+    fn soup(rng: &mut Rng, n: usize, kind: usize, offset: Vec3, size: f64) -> Vec<Triangle> {
+        (0..n)
+            .map(|_| {
+                let c = rng.vec(-1.0, 1.0) * size;
+                let t = match kind {
+                    0 => [c + rng.vec(-0.2, 0.2) * size, c + rng.vec(-0.2, 0.2) * size, c + rng.vec(-0.2, 0.2) * size],
+                    // Slivers and zero-area triangles (segments, points).
+                    1 => {
+                        let (p, q) = (c + rng.vec(-0.2, 0.2) * size, c + rng.vec(-0.2, 0.2) * size);
+                        match rng.below(3) {
+                            0 => [p, q, p + (q - p) * rng.unit()],
+                            1 => [p, p, q],
+                            _ => [p, q, p + (q - p) * 0.5 + rng.vec(-1e-9, 1e-9) * size],
+                        }
+                    }
+                    // Tiny triangles.
+                    _ => [c, c + rng.vec(-1e-6, 1e-6) * size, c + rng.vec(-1e-6, 1e-6) * size],
+                };
+                t.map(|p| p + offset)
+            })
+            .collect()
+    }
+
+    fn build(tris: &[Triangle]) -> Model {
+        Model::new(tris.to_vec(), (0..tris.len() as i32).collect()).unwrap()
+    }
+
+    /// Every bound the search computes is at most the true distance between the triangles
+    /// below the two nodes: checked over all node pairs of random model pairs, at many
+    /// scales, offsets and distances.
+    #[test]
+    fn node_bounds_never_exceed_the_triangles_distance() {
+        let mut rng = Rng(0xb0b5_1e55_d157_0002);
+        let mut checked = 0u64;
+        let mut tight = 0u64;
+        for case in 0..budget(60, 6000) {
+            let size = 10f64.powi(rng.below(13) as i32 - 6);
+            let offset = rng.dir() * size * 10f64.powi(rng.below(8) as i32);
+            let ta = soup(&mut rng, 24, case % 3, offset, size);
+            let size_b = size * rng.range(0.3, 3.0);
+            let mut tb = soup(&mut rng, 20, (case / 3) % 3, Vec3::zeros(), size_b);
+            let pa = Placement { rotation: rng.rotation_mixed(), translation: rng.vec(-1.0, 1.0) * size, scale: 1.0 };
+            let far = size * 10f64.powi(rng.below(10) as i32 - 1);
+            let mut pb = Placement {
+                rotation: rng.rotation_mixed(),
+                translation: pa.translation + offset + rng.dir() * far,
+                scale: if case % 4 == 3 { rng.range(0.5, 2.0) } else { 1.0 },
+            };
+            if case % 5 == 4 {
+                // Touching: at a's placement, b's triangles start at a vertex of a's and
+                // leave it on the side of that triangle's normal, so that many node pairs
+                // meet at a point or along a face of their boxes.
+                for (t, s) in tb.iter_mut().zip(ta.iter().cycle()) {
+                    let v = s[rng.below(3) as usize];
+                    let n = (s[1] - s[0]).cross(&(s[2] - s[0]));
+                    let up = if n.norm() > 0.0 { n.normalize() } else { rng.dir() } * size;
+                    *t = [v, v + up * rng.unit() + rng.vec(-0.1, 0.1) * size, v + up * rng.unit()];
+                }
+                pb = pa;
+            }
+            let (ma, mb) = (build(&ta), build(&tb));
+            let rel = Relative::between(&pa, &pb);
+            let world = |m: &Model, i: usize, rel: Option<&Relative>| -> Triangle {
+                let t = m.triangles()[i];
+                match rel {
+                    Some(r) => t.map(|p| r.apply(&p)),
+                    None => t,
+                }
+            };
+            // Every node pair, through the search's own expansion of its parent pair.
+            let mut s = searcher(&ma, &pa, &mb, &pb);
+            let below = |m: &Model, i: u32| -> Vec<usize> {
+                let mut out = Vec::new();
+                let mut stack = vec![i];
+                while let Some(k) = stack.pop() {
+                    let (slot, lane) = slot_of(k as usize);
+                    let n = &m.collide_slots()[slot];
+                    if n.is_leaf(lane) {
+                        out.push(n.triangle(lane));
+                    } else {
+                        stack.extend([n.first_child(lane), n.first_child(lane) + 1]);
+                    }
+                }
+                out
+            };
+            let (na, nb) = (2 * ma.num_triangles() as u32 - 1, 2 * mb.num_triangles() as u32 - 1);
+            for ia in 0..na {
+                for ib in 0..nb {
+                    let (sa, la) = slot_of(ia as usize);
+                    let (sb, lb) = slot_of(ib as usize);
+                    if ma.collide_slots()[sa].is_leaf(la) && mb.collide_slots()[sb].is_leaf(lb) {
+                        continue;
+                    }
+                    for (d, _, ca, cb) in s.expand(ia, ib) {
+                        let mut truth = f64::INFINITY;
+                        for x in below(&ma, ca) {
+                            for y in below(&mb, cb) {
+                                truth = truth
+                                    .min(triangle_distance(&world(&ma, x, None), &world(&mb, y, Some(&rel))).distance);
+                            }
+                        }
+                        // The triangles' own rounding: a few ulps of the coordinates.
+                        let slack = 1e-14 * (ma.magnitude() + rel.scale * mb.magnitude() + rel.translation.amax());
+                        assert!(d <= truth + slack, "case {case}: bound {d} > distance {truth} (nodes {ca}, {cb})");
+                        checked += 1;
+                        tight += u64::from(d >= 0.5 * truth);
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000 && tight > checked / 4, "{checked} bounds, {tight} within half the distance");
+    }
+
+    /// A search over two models at the given placements, for testing its parts.
+    fn searcher<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement) -> Search<'a> {
+        prepare(m1, p1, m2, p2, Goal { qsize: 0, warm_start: None, stop_at: None, rel_err: 0.0, abs_err: 0.0 })
+    }
+
+    /// Distances far apart, at tiny and huge scales, with degenerate triangles: the exact
+    /// minimum over all pairs, to the precision of the coordinates, and work bounded by the
+    /// trees' sizes.
+    #[test]
+    fn distances_at_every_scale_agree_with_brute_force() {
+        let mut rng = Rng(0x5ca1_ab1e_d157_0003);
+        for case in 0..budget(300, 100_000) {
+            let size = 10f64.powi(rng.below(17) as i32 - 8);
+            let offset = rng.dir() * size * 10f64.powi(rng.below(10) as i32);
+            let ta = soup(&mut rng, 40, case % 3, offset, size);
+            let size_b = size * rng.range(0.3, 3.0);
+            let tb = soup(&mut rng, 30, (case / 3) % 3, Vec3::zeros(), size_b);
+            let (ma, mb) = (build(&ta), build(&tb));
+            let pa = Placement { rotation: rng.rotation_mixed(), translation: rng.vec(-1.0, 1.0) * size, scale: 1.0 };
+            let far = size * 10f64.powi(rng.below(16) as i32 - 2);
+            let pb = Placement {
+                rotation: rng.rotation_mixed(),
+                translation: pa.translation + pa.rotation * offset + rng.dir() * far,
+                scale: if case % 4 == 3 { rng.range(0.5, 2.0) } else { 1.0 },
+            };
+            let truth = brute_force(&ta, &pa, &tb, &pb);
+            let r = distance(&ma, &pa, &mb, &pb, &DistanceRequest::default(), None);
+            let coords = (pa.translation.amax() + pb.translation.amax() + offset.amax() + 4.0 * size) * 4.0;
+            assert!((r.distance - truth).abs() <= 1e-13 * coords, "case {case}: {} vs {truth}", r.distance);
+            let pairs = (2 * ta.len() - 1) as u64 * (2 * tb.len() - 1) as u64;
+            assert!(r.bv_tests <= 2 * pairs && r.tri_tests <= (ta.len() * tb.len()) as u64, "case {case}");
+        }
     }
 }
