@@ -1,8 +1,12 @@
-//! rapidpqp benchmark: the Rust core's tables (every box test, the torus scenes, Scenarios I
-//! and II, the peers parry3d-f64 and FCL), the batched C API and the n-body scenes.
+//! rapidpqp benchmark. The first tables are the ones a program relinked from RAPID or PQP
+//! sees: the legacy C entry points called by an outside C program (`benches/legacy/`) on the
+//! fixture cases, beside the Rust core, the originals' figures (ORIGINALS.md) and FCL. Then
+//! the Rust core's own tables (every box test, the torus scenes, Scenarios I and II, the
+//! peers parry3d-f64 and FCL), the batched C API and the n-body scenes.
 //!
 //! Tables go to stdout and into `benches/results/<machine>/report.md` with a CSV per table
-//! (runs of selected scenes write into `benches/results/<machine>/partial/`).
+//! (runs of selected scenes write into `benches/results/<machine>/partial/`). The exit status
+//! is 1 when any answer disagreed with the recorded or reference one.
 //!
 //! Run `./run_bench.sh --help` (it builds the library first, then this program).
 
@@ -12,15 +16,26 @@ mod report;
 mod batch;
 mod core;
 mod fixture;
+mod harness;
+mod legacy;
 mod nbody;
+mod originals;
 mod peers;
 mod shapes;
 mod timing;
 
 use crate::core::Bench;
 
+/// Passes over all poses per figure in the legacy table, as ORIGINALS.md.
+const PASSES: usize = 5;
+
 /// The scenes, in the order a full run takes them: name and what it measures.
-const SCENES: [(&str, &str); 7] = [
+const SCENES: [(&str, &str); 12] = [
+    ("tori", "legacy C entry points, Rust core, originals and FCL on the tori fixture case"),
+    ("soup", "the same on the soup fixture case"),
+    ("bunny_sphere", "the same on the bunny_sphere fixture case"),
+    ("separated", "the same on the separated fixture case"),
+    ("single", "the same on the single fixture case (one triangle each: a call's fixed cost)"),
     ("build", "Rust core: build time and the model's own byte count, every mesh"),
     ("boxtests", "Rust core: every box test on tori, soup and bunny_sphere, with parry3d-f64 and FCL"),
     ("tori4096", "Rust core: the 4,096-triangle torus pair at single poses, with parry3d-f64 and FCL"),
@@ -32,14 +47,16 @@ const SCENES: [(&str, &str); 7] = [
 
 fn usage() -> String {
     let mut text = String::from(
-        "usage: run_bench.sh [--quick | --full] [--case NAME]... [--batch-only] [--list] [--help]\n\
+        "usage: run_bench.sh [--quick | --full] [--case NAME]... [--legacy-only] [--batch-only] [--list] [--help]\n\
          \n\
          Without --case, runs every scene below (a full run) and writes benches/results/<machine>/report.md\n\
          with its CSVs; runs of selected scenes write into benches/results/<machine>/partial/.\n\
          \n\
-         \x20 --quick        fewer repeats\n\
+         \x20 --quick        fewer repeats in the Rust-core scenes (the legacy table always takes\n\
+         \x20                the median of 5 passes, as ORIGINALS.md)\n\
          \x20 --full         Scenario I with the paper's 15°/60° sampling instead of 45°/120°\n\
          \x20 --case NAME    run only this scene (repeatable; NAME,NAME also works)\n\
+         \x20 --legacy-only  only the legacy C table (the five fixture cases)\n\
          \x20 --batch-only   only the batched C API\n\
          \x20 --list         list the scenes\n\
          \x20 --help         this text\n\
@@ -78,6 +95,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
             }
             "--quick" => quick = true,
             "--full" => full = true,
+            "--legacy-only" => chosen.extend(legacy::CASES.map(String::from)),
             "--batch-only" => chosen.push("batch".into()),
             "--case" => {
                 k += 1;
@@ -108,8 +126,18 @@ fn main() {
     let repeats = if options.quick { 3 } else { 7 };
     report::header(&format!("run_bench.sh {}", args.join(" ")));
 
+    let mut failures: Vec<String> = Vec::new();
     let mut csvs: Vec<(String, String)> = Vec::new();
     let run = |name: &str| options.scenes.contains(&name);
+
+    let mut legacy_rows = Vec::new();
+    for case in legacy::CASES.into_iter().filter(|c| run(c)) {
+        eprintln!("legacy: {case}");
+        legacy::run_case(case, PASSES, &mut legacy_rows, &mut failures);
+    }
+    if !legacy_rows.is_empty() {
+        csvs.push(("legacy.csv".into(), legacy::table(&legacy_rows, PASSES)));
+    }
 
     let mut bench = Bench::new(repeats);
     if run("build") {
@@ -139,5 +167,18 @@ fn main() {
         csvs.extend(bench.csv());
     }
 
+    if !failures.is_empty() {
+        say!("\n## FAILURES\n");
+        for f in &failures {
+            say!("- **{f}**");
+        }
+    }
     report::write(&out_dir, &csvs);
+    if !failures.is_empty() {
+        eprintln!("\nrapidpqp-bench: {} failure(s):", failures.len());
+        for f in &failures {
+            eprintln!("  {f}");
+        }
+        std::process::exit(1);
+    }
 }

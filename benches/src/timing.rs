@@ -3,10 +3,12 @@
 
 use std::time::Instant;
 
-/// µs per query: the median sweep.
+/// µs per query: the median sweep, and the fastest and slowest.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timing {
     pub median: f64,
+    pub min: f64,
+    pub max: f64,
 }
 
 /// Runs `sweep` (which makes `queries` queries) `passes` times.
@@ -18,7 +20,7 @@ pub fn time_passes(passes: usize, queries: usize, mut sweep: impl FnMut()) -> Ti
             start.elapsed().as_secs_f64() * 1e6 / queries.max(1) as f64
         })
         .collect();
-    Timing { median: median(&mut us) }
+    Timing { median: median(&mut us), min: us[0], max: us[us.len() - 1] }
 }
 
 /// The middle value (the upper one of an even count); sorts `v`. NaN when empty.
