@@ -1,7 +1,8 @@
 //! rapidpqp benchmark. The first tables are the ones a program relinked from RAPID or PQP
 //! sees: the legacy C entry points called by an outside C program (`benches/legacy/`) on the
-//! fixture cases, beside the Rust core, the originals' figures (ORIGINALS.md) and FCL. Then
-//! the Rust core's own tables (every box test, the torus scenes, Scenarios I and II, the
+//! fixture cases, beside the Rust core, the originals' figures (ORIGINALS.md) and FCL; memory
+//! per triangle through every API. Then the Rust core's own tables (every box test, the
+//! torus scenes, Scenarios I and II, the
 //! peers parry3d-f64 and FCL), the batched C API and the n-body scenes.
 //!
 //! Tables go to stdout and into `benches/results/<machine>/report.md` with a CSV per table
@@ -18,6 +19,7 @@ mod core;
 mod fixture;
 mod harness;
 mod legacy;
+mod memory;
 mod nbody;
 mod originals;
 mod peers;
@@ -30,12 +32,13 @@ use crate::core::Bench;
 const PASSES: usize = 5;
 
 /// The scenes, in the order a full run takes them: name and what it measures.
-const SCENES: [(&str, &str); 12] = [
+const SCENES: [(&str, &str); 13] = [
     ("tori", "legacy C entry points, Rust core, originals and FCL on the tori fixture case"),
     ("soup", "the same on the soup fixture case"),
     ("bunny_sphere", "the same on the bunny_sphere fixture case"),
     ("separated", "the same on the separated fixture case"),
     ("single", "the same on the single fixture case (one triangle each: a call's fixed cost)"),
+    ("memory", "bytes per triangle of one model build through the RAPID, PQP, native C and Rust APIs, every mesh"),
     ("build", "Rust core: build time and the model's own byte count, every mesh"),
     ("boxtests", "Rust core: every box test on tori, soup and bunny_sphere, with parry3d-f64 and FCL"),
     ("tori4096", "Rust core: the 4,096-triangle torus pair at single poses, with parry3d-f64 and FCL"),
@@ -117,6 +120,9 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some(memory::CHILD_FLAG) {
+        memory::child(args.get(1).expect("--memory-child MESH"));
+    }
     let options = parse_args(&args).unwrap_or_else(|why| {
         eprintln!("rapidpqp-bench: {why}\n\n{}", usage());
         std::process::exit(2)
@@ -137,6 +143,9 @@ fn main() {
     }
     if !legacy_rows.is_empty() {
         csvs.push(("legacy.csv".into(), legacy::table(&legacy_rows, PASSES)));
+    }
+    if run("memory") {
+        csvs.push(("memory.csv".into(), memory::run(&mut failures)));
     }
 
     let mut bench = Bench::new(repeats);

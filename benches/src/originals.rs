@@ -64,5 +64,17 @@ pub fn fixture_figure(case: &str, query: &str) -> Option<&'static Figure> {
     FIXTURE_FIGURES.iter().find(|f| f.case == case && f.query == query)
 }
 
-/// Issue 12's target: at least 2× the original's speed on every row.
+/// Process growth while one model is built through the C entry points, bytes per triangle
+/// (ORIGINALS.md "Memory", on the 69k bunny and the 100k dragon).
+pub const RAPID_BYTES_PER_TRIANGLE: f64 = 373.0;
+pub const PQP_BYTES_PER_TRIANGLE: f64 = 470.0;
+/// What PQP's own `PQP_MemUsage` said.
+pub const PQP_MEMUSAGE_BYTES_PER_TRIANGLE: f64 = 432.0;
+/// rapidpqp's `RAPID_AddTri`/`PQP_AddTri` path in the same probe, and its `PQP_MemUsage`.
+pub const RAPIDPQP_THEN_BYTES_PER_TRIANGLE: Range = Range(638.0, 642.0);
+pub const RAPIDPQP_THEN_MEMUSAGE_BYTES_PER_TRIANGLE: f64 = 568.0;
+
+/// Issue 12's targets: at least 2× the original's speed on every row, at most 300 bytes per
+/// triangle on every mesh and API.
 pub const SPEED_TARGET: f64 = 2.0;
+pub const BYTES_PER_TRIANGLE_TARGET: f64 = 300.0;
