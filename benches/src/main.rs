@@ -1,8 +1,8 @@
 //! rapidpqp benchmark. The first tables are the ones a program relinked from RAPID or PQP
 //! sees: the legacy C entry points called by an outside C program (`benches/legacy/`) on the
 //! fixture cases, beside the Rust core, the originals' figures (ORIGINALS.md) and FCL; memory
-//! per triangle through every API. Then the Rust core's own tables (every box test, the
-//! torus scenes, Scenarios I and II, the
+//! per triangle through every API; trajectory scenes through the legacy and native C APIs.
+//! Then the Rust core's own tables (every box test, the torus scenes, Scenarios I and II, the
 //! peers parry3d-f64 and FCL), the batched C API and the n-body scenes.
 //!
 //! Tables go to stdout and into `benches/results/<machine>/report.md` with a CSV per table
@@ -25,20 +25,25 @@ mod originals;
 mod peers;
 mod shapes;
 mod timing;
+mod trajectory;
 
 use crate::core::Bench;
 
-/// Passes over all poses per figure in the legacy table, as ORIGINALS.md.
+/// Passes over all poses per figure in the legacy and trajectory tables, as ORIGINALS.md.
 const PASSES: usize = 5;
+/// Steps of a trajectory scene.
+const TRAJECTORY_STEPS: usize = 1000;
 
 /// The scenes, in the order a full run takes them: name and what it measures.
-const SCENES: [(&str, &str); 13] = [
+const SCENES: [(&str, &str); 15] = [
     ("tori", "legacy C entry points, Rust core, originals and FCL on the tori fixture case"),
     ("soup", "the same on the soup fixture case"),
     ("bunny_sphere", "the same on the bunny_sphere fixture case"),
     ("separated", "the same on the separated fixture case"),
     ("single", "the same on the single fixture case (one triangle each: a call's fixed cost)"),
     ("memory", "bytes per triangle of one model build through the RAPID, PQP, native C and Rust APIs, every mesh"),
+    ("trajectory-bunny_sphere", "1,000-step path of bunny_sphere: legacy PQP vs native API with and without cache"),
+    ("trajectory-tori", "the same with the tori fixture's models"),
     ("build", "Rust core: build time and the model's own byte count, every mesh"),
     ("boxtests", "Rust core: every box test on tori, soup and bunny_sphere, with parry3d-f64 and FCL"),
     ("tori4096", "Rust core: the 4,096-triangle torus pair at single poses, with parry3d-f64 and FCL"),
@@ -55,7 +60,7 @@ fn usage() -> String {
          Without --case, runs every scene below (a full run) and writes benches/results/<machine>/report.md\n\
          with its CSVs; runs of selected scenes write into benches/results/<machine>/partial/.\n\
          \n\
-         \x20 --quick        fewer repeats in the Rust-core scenes (the legacy table always takes\n\
+         \x20 --quick        fewer repeats in the Rust-core scenes (the legacy and trajectory tables always take\n\
          \x20                the median of 5 passes, as ORIGINALS.md)\n\
          \x20 --full         Scenario I with the paper's 15°/60° sampling instead of 45°/120°\n\
          \x20 --case NAME    run only this scene (repeatable; NAME,NAME also works)\n\
@@ -146,6 +151,13 @@ fn main() {
     }
     if run("memory") {
         csvs.push(("memory.csv".into(), memory::run(&mut failures)));
+    }
+    let mut trajectory_csv = String::from(trajectory::CSV_HEADER);
+    for scene in trajectory::SCENES.into_iter().filter(|s| run(s)) {
+        trajectory::run(scene, TRAJECTORY_STEPS, PASSES, &mut trajectory_csv, &mut failures);
+    }
+    if trajectory::SCENES.iter().any(|s| run(s)) {
+        csvs.push(("trajectory.csv".into(), trajectory_csv));
     }
 
     let mut bench = Bench::new(repeats);
