@@ -663,12 +663,15 @@ static void unit_vector(uint64_t *state, double u[3]) {
 
 /* The path: model 1 turns slowly about a seeded axis at the origin; model 2 turns about its own
  * axis while its centre moves along a slowly turning direction from model 1's centre. Its
- * distance along that direction is the contact boundary of the step (found by bisection)
- * plus an offset that swings smoothly twice between -10 % and +20 % of the two radii: inside
- * (contact), through near contact, and apart. */
+ * distance along that direction follows the contact boundary (found by bisection at each
+ * step, followed at most MAX_FOLLOW of the two radii a step so that a concave model's jumps
+ * do not make the path jump) plus an offset that swings smoothly twice between -10 % and
+ * +20 % of the two radii: inside (contact), through near contact, and apart. */
+#define MAX_FOLLOW 0.004
+
 static void make_path(Trajectory *t, const Mesh *a, const Mesh *b, uint64_t seed) {
     const double degree = 3.14159265358979323846 / 180;
-    double c1[3], r1, c2[3], r2, axis1[3], axis2[3], drift[3], dir0[3], reach, centre2[3], last[3] = {0, 0, 0};
+    double c1[3], r1, c2[3], r2, axis1[3], axis2[3], drift[3], dir0[3], reach, centre2[3], last[3] = {0, 0, 0}, followed = 0;
     uint64_t state = seed;
     int i, c;
     bounding_sphere(a, c1, &r1);
@@ -691,7 +694,8 @@ static void make_path(Trajectory *t, const Mesh *a, const Mesh *b, uint64_t seed
         t->pose1[i] = native_pose(p->R1, p->T1, 1);
         t->pose2[i] = native_pose(p->R2, p->T1, 1);
         r = contact_boundary(t, &t->pose1[i], &t->pose2[i], p->R2, c2, centre1, dir, 2 * reach);
-        r += reach * (0.05 + 0.15 * cos(2 * 3.14159265358979323846 * 2 * s));
+        followed = i == 0 ? r : followed + fmax(-MAX_FOLLOW * reach, fmin(MAX_FOLLOW * reach, r - followed));
+        r = followed + reach * (0.05 + 0.15 * cos(2 * 3.14159265358979323846 * 2 * s));
         mul3(rc2, p->R2, c2);
         for (c = 0; c < 3; c++) {
             centre2[c] = centre1[c] + fmax(r, 0) * dir[c];
