@@ -2,12 +2,12 @@
 //! core, through the exported functions a C or Python caller uses.
 
 use std::fmt::Write as _;
-use std::path::Path;
-use std::time::Instant;
 
 use rapidpqp::ffi::batch::{rpq_collide_batch, rpq_distance_batch, rpq_tolerance_batch};
 use rapidpqp::ffi::native::{RPQ_OK, RpqModel, RpqPose, rpq_model_build, rpq_model_free};
 use rapidpqp::{Placement, Triangle};
+
+use crate::timing::time_passes;
 
 /// A model handle of the native API, freed on drop.
 struct Handle(*mut RpqModel);
@@ -41,35 +41,28 @@ fn pose(p: &Placement) -> RpqPose {
 
 /// Median wall time in ms of `repeats` runs of `f`, which must return `RPQ_OK`.
 fn time_ms(repeats: usize, mut f: impl FnMut() -> i32) -> f64 {
-    let mut times: Vec<f64> = (0..repeats)
-        .map(|_| {
-            let t = Instant::now();
-            assert_eq!(f(), RPQ_OK, "batch call");
-            t.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+    time_passes(repeats, 1, || assert_eq!(f(), RPQ_OK, "batch call")).median / 1e3
 }
 
 /// Times each batched query on `poses` with 1 thread and with every core, checks that the
-/// answers do not depend on the thread count, prints a table and writes `batch.csv`.
-pub fn scaling(a: &[Triangle], b: &[Triangle], poses: &[(Placement, Placement)], results: &Path, repeats: usize) {
+/// answers do not depend on the thread count, prints a table and returns `batch.csv`.
+pub fn scaling(a: &[Triangle], b: &[Triangle], poses: &[(Placement, Placement)], repeats: usize) -> String {
     let (ma, mb) = (Handle::build(a), Handle::build(b));
     let p1: Vec<RpqPose> = poses.iter().map(|(p, _)| pose(p)).collect();
     let p2: Vec<RpqPose> = poses.iter().map(|(_, p)| pose(p)).collect();
     let n = poses.len();
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     let mut csv = String::from("query,poses,threads,ms,speedup\n");
-    println!("\n== batched C API (bunny_sphere, {n} poses): 1 thread vs {cores} ==");
-    println!("{:<12} {:>12} {:>12} {:>9}", "query", "1 thread ms", format!("{cores} threads ms"), "speed-up");
+    say!("\n## Batched C API (bunny_sphere, {n} poses): 1 thread vs {cores}\n");
+    say!("| query | 1 thread ms | {cores} threads ms | speed-up |");
+    say!("|---|---|---|---|");
     let mut row = |name: &str, run: &mut dyn FnMut(i32) -> (i32, Vec<u64>)| {
         let (_, reference) = run(1);
         let (_, parallel) = run(0);
         assert_eq!(reference, parallel, "{name}: answers depend on the thread count");
         let one = time_ms(repeats, || run(1).0);
         let all = time_ms(repeats, || run(0).0);
-        println!("{name:<12} {one:>12.2} {all:>12.2} {:>8.2}×", one / all);
+        say!("| {name} | {one:.2} | {all:.2} | {:.2}× |", one / all);
         let _ = writeln!(csv, "{name},{n},1,{one:.4},1");
         let _ = writeln!(csv, "{name},{n},{cores},{all:.4},{:.3}", one / all);
     };
@@ -77,8 +70,18 @@ pub fn scaling(a: &[Triangle], b: &[Triangle], poses: &[(Placement, Placement)],
         let (mut colliding, mut pairs) = (vec![0u8; n], vec![0u64; n]);
         // SAFETY: n poses each side, one output entry per query; models live.
         let rc = unsafe {
-            rpq_collide_batch(ma.0, mb.0, p1.as_ptr(), n, p2.as_ptr(), n, std::ptr::null(), threads,
-                colliding.as_mut_ptr(), pairs.as_mut_ptr())
+            rpq_collide_batch(
+                ma.0,
+                mb.0,
+                p1.as_ptr(),
+                n,
+                p2.as_ptr(),
+                n,
+                std::ptr::null(),
+                threads,
+                colliding.as_mut_ptr(),
+                pairs.as_mut_ptr(),
+            )
         };
         (rc, pairs)
     });
@@ -86,8 +89,20 @@ pub fn scaling(a: &[Triangle], b: &[Triangle], poses: &[(Placement, Placement)],
         let mut d = vec![0.0; n];
         // SAFETY: as above; closest points not asked for (NULL).
         let rc = unsafe {
-            rpq_distance_batch(ma.0, mb.0, p1.as_ptr(), n, p2.as_ptr(), n, std::ptr::null(), 0, threads,
-                d.as_mut_ptr(), std::ptr::null_mut(), std::ptr::null_mut())
+            rpq_distance_batch(
+                ma.0,
+                mb.0,
+                p1.as_ptr(),
+                n,
+                p2.as_ptr(),
+                n,
+                std::ptr::null(),
+                0,
+                threads,
+                d.as_mut_ptr(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            )
         };
         (rc, d.iter().map(|x| x.to_bits()).collect())
     });
@@ -95,10 +110,23 @@ pub fn scaling(a: &[Triangle], b: &[Triangle], poses: &[(Placement, Placement)],
         let mut closer = vec![0u8; n];
         // SAFETY: as above.
         let rc = unsafe {
-            rpq_tolerance_batch(ma.0, mb.0, p1.as_ptr(), n, p2.as_ptr(), n, 0.01, 2, threads,
-                closer.as_mut_ptr(), std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut())
+            rpq_tolerance_batch(
+                ma.0,
+                mb.0,
+                p1.as_ptr(),
+                n,
+                p2.as_ptr(),
+                n,
+                0.01,
+                2,
+                threads,
+                closer.as_mut_ptr(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            )
         };
         (rc, closer.iter().map(|&c| u64::from(c)).collect())
     });
-    std::fs::write(results.join("batch.csv"), csv).expect("write batch.csv");
+    csv
 }

@@ -1,0 +1,151 @@
+//! n-body: the V-COLLIDE 2.01 scene (per-frame time against V-COLLIDE's ~114 µs) and larger
+//! scenes of moving objects, to show how a frame's cost grows with the number of objects.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rapidpqp::io::load_obj;
+use rapidpqp::nbody::World;
+use rapidpqp::{Triangle, Vec3};
+
+use crate::report::root;
+use crate::shapes::torus;
+
+/// Runs both scenes, prints their table and returns its CSV.
+pub fn run(repeats: usize) -> String {
+    say!("\n## n-body (V-COLLIDE scene and larger scenes)\n");
+    say!(
+        "| scene | objects | triangles | frames | µs per frame | candidate pairs per frame | colliding pairs per frame | reference |"
+    );
+    say!("|---|---|---|---|---|---|---|---|");
+    let mut csv =
+        String::from("scene,objects,triangles,frames,us_per_frame,candidates_per_frame,colliding_per_frame\n");
+    let mut emit =
+        |name: &str, objects: usize, tris: usize, frames: usize, us: f64, cand: f64, coll: f64, reference: &str| {
+            say!("| {name} | {objects} | {tris} | {frames} | {us:.1} | {cand:.1} | {coll:.2} | {reference} |");
+            let _ = writeln!(csv, "{name},{objects},{tris},{frames},{us:.2},{cand:.2},{coll:.3}");
+        };
+
+    // The recorded V-COLLIDE scene: objects/*.obj, frames.txt (commands and 16·N numbers).
+    let scene = root().join("tests/data/vcollide_scene");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(scene.join("objects"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "obj"))
+        .collect();
+    files.sort();
+    let objects: Vec<Vec<Triangle>> = files.iter().map(|f| load_obj(f).unwrap().triangles()).collect();
+    let total_tris: usize = objects.iter().map(Vec::len).sum();
+    let text = std::fs::read_to_string(scene.join("frames.txt")).unwrap();
+    let lines: Vec<Vec<String>> = text
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        .filter(|w| !w.is_empty() && !w[0].starts_with('#'))
+        .collect();
+    let mut best = f64::INFINITY;
+    let (mut frames, mut cand, mut coll) = (0usize, 0usize, 0usize);
+    for _ in 0..repeats {
+        let mut world = World::new();
+        for tris in &objects {
+            let ids = (0..tris.len() as i32).collect();
+            world.add_object(tris.clone(), ids).unwrap();
+        }
+        let start = Instant::now();
+        (frames, cand, coll) = (0, 0, 0);
+        for words in &lines {
+            let id = |k: usize| words[k].parse::<u32>().unwrap();
+            match words[0].as_str() {
+                "deactivate_pair" => drop(world.deactivate_pair(id(1), id(2))),
+                "activate_pair" => drop(world.activate_pair(id(1), id(2))),
+                "deactivate" => drop(world.deactivate(id(1))),
+                "activate" => drop(world.activate(id(1))),
+                _ => {
+                    let v: Vec<f64> = words.iter().map(|w| w.parse().unwrap()).collect();
+                    for (k, m) in v.chunks_exact(16).enumerate() {
+                        let pose = [
+                            [m[0], m[1], m[2], m[3]],
+                            [m[4], m[5], m[6], m[7]],
+                            [m[8], m[9], m[10], m[11]],
+                            [m[12], m[13], m[14], m[15]],
+                        ];
+                        world.set_pose(k as u32, &pose).unwrap();
+                    }
+                    cand += world.candidates().count();
+                    coll += world.collide(true).len();
+                    frames += 1;
+                }
+            }
+        }
+        best = best.min(start.elapsed().as_secs_f64() * 1e6 / frames as f64);
+    }
+    emit(
+        "vcollide_scene",
+        objects.len(),
+        total_tris,
+        frames,
+        best,
+        cand as f64 / frames as f64,
+        coll as f64 / frames as f64,
+        "V-COLLIDE 2.01 ≈114 µs",
+    );
+
+    // Larger scenes: N tori (512 triangles each) drifting in a box sized so that a few percent
+    // of the pairs are near each other; 100 frames of coherent motion.
+    let piece = torus(0.5, 0.15, 16, 16);
+    for n in [50usize, 100, 200, 400, 800] {
+        let side = 2.0 * (n as f64).cbrt() * 1.6;
+        let mut state = 0x2545f4914f6cdd1du64;
+        let mut rnd = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut world = World::new();
+        let mut bodies = Vec::new();
+        for _ in 0..n {
+            world.add_object(piece.clone(), (0..piece.len() as i32).collect()).unwrap();
+            let p = Vec3::new(rnd() * side, rnd() * side, rnd() * side);
+            let v = Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * 0.02;
+            let axis = nalgebra::Unit::new_normalize(Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5 + 1e-3));
+            bodies.push((p, v, axis, rnd() * 6.0));
+        }
+        let frames = 100;
+        let (mut cand, mut coll) = (0usize, 0usize);
+        let start = Instant::now();
+        for f in 0..frames {
+            for (k, (p, v, axis, phase)) in bodies.iter_mut().enumerate() {
+                *p += *v;
+                for c in 0..3 {
+                    if p[c] < 0.0 || p[c] > side {
+                        v[c] = -v[c];
+                    }
+                }
+                let r = nalgebra::Rotation3::from_axis_angle(axis, *phase + 0.01 * f as f64);
+                let m = r.matrix();
+                let pose = [
+                    [m[(0, 0)], m[(0, 1)], m[(0, 2)], p.x],
+                    [m[(1, 0)], m[(1, 1)], m[(1, 2)], p.y],
+                    [m[(2, 0)], m[(2, 1)], m[(2, 2)], p.z],
+                    [0.0, 0.0, 0.0, 1.0],
+                ];
+                world.set_pose(k as u32, &pose).unwrap();
+            }
+            cand += world.candidates().count();
+            coll += world.collide(true).len();
+        }
+        let us = start.elapsed().as_secs_f64() * 1e6 / frames as f64;
+        emit(
+            &format!("tori x{n}"),
+            n,
+            n * piece.len(),
+            frames,
+            us,
+            cand as f64 / frames as f64,
+            coll as f64 / frames as f64,
+            "",
+        );
+    }
+    csv
+}
