@@ -443,7 +443,7 @@ impl Search<'_> {
         let Scratch { stack, queue } = scratch;
         queue.clear();
         let mut diving = false;
-        queue.push(Pending::new(f64::NEG_INFINITY, 0, 0));
+        queue.push(Pending::new(f64::NEG_INFINITY, 0.0, 0, 0));
         while let Some(p) = queue.pop() {
             let (d, ia, ib) = (p.d(), p.a, p.b);
             if self.done() || !self.worth_visiting(d) {
@@ -466,9 +466,9 @@ impl Search<'_> {
                 self.depth_first(Entry { d, a: ia, b: ib }, stack);
                 continue;
             }
-            for (d, _, ca, cb) in self.expand(ia, ib) {
+            for (d, dd, ca, cb) in self.expand(ia, ib) {
                 if self.worth_visiting(d) {
-                    queue.push(Pending::new(d.max(0.0), ca, cb));
+                    queue.push(Pending::new(d, dd, ca, cb));
                 } else {
                     self.prune(d);
                 }
@@ -490,19 +490,22 @@ struct Entry {
 struct Pending {
     /// The lower bound as an integer with the same order (see [`Pending::new`]).
     key: u64,
+    /// Among equal bounds (all 0 while boxes overlap), the pair whose centres are nearer
+    /// first: the squared distance's bits, which order as the (non-negative) values do.
+    tie: u64,
     a: u32,
     b: u32,
 }
 
 impl Pending {
-    /// Lower bounds are never negative or NaN; the root's −∞ is mapped below everything.
+    /// `d`: the pair's lower bound (not NaN); `dd`: the squared distance of its centres.
     #[inline(always)]
-    fn new(d: f64, a: u32, b: u32) -> Pending {
+    fn new(d: f64, dd: f64, a: u32, b: u32) -> Pending {
         // The IEEE order as an unsigned one: negative numbers have all bits flipped, the others
         // their sign bit set.
         let bits = (d + 0.0).to_bits();
         let key = if bits >> 63 == 1 { !bits } else { bits | 1 << 63 };
-        Pending { key, a, b }
+        Pending { key, tie: (dd.max(0.0) + 0.0).to_bits(), a, b }
     }
 
     #[inline(always)]
@@ -513,7 +516,7 @@ impl Pending {
 
 impl PartialEq for Pending {
     fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
+        (self.key, self.tie) == (other.key, other.tie)
     }
 }
 impl Eq for Pending {}
@@ -525,7 +528,7 @@ impl PartialOrd for Pending {
 impl Ord for Pending {
     #[inline(always)]
     fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
+        (other.key, other.tie).cmp(&(self.key, self.tie))
     }
 }
 
