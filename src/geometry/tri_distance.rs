@@ -315,6 +315,14 @@ fn ordered(a: &Triangle, b: &Triangle, cut: f64) -> Option<TriDistance> {
         return None;
     }
 
+    // Triangles that cross each other's planes (the common case of intersecting ones): a
+    // point where an edge of one crosses the other's plane inside the other is a point of
+    // the intersection (up to rounding, as every intersection point here); if none is, the
+    // general search below decides.
+    if let Some(x) = crossing(a, b, &su) {
+        return Some(TriDistance { distance: 0.0, p: x, q: x });
+    }
+
     // Cheap first pass: a vertex over the other face, everything on one side.
     if let Some(k) = vertex_face(b, &su.eb, &su.nb, su.nnb, a, &su.ha) {
         let p = a[k];
@@ -359,6 +367,33 @@ fn ordered(a: &Triangle, b: &Triangle, cut: f64) -> Option<TriDistance> {
         }
     }
     Some(fallback(a, b, &su, best_d2, best_p, best_q))
+}
+
+/// A point where an edge of `a` crosses `b`'s plane inside `b`, or an edge of `b` crosses
+/// `a`'s plane inside `a`, when each triangle has vertices strictly on both sides of the
+/// other's plane (so the two planes cut through both triangles).
+#[inline(always)]
+fn crossing(a: &Triangle, b: &Triangle, su: &Setup) -> Option<Vec3> {
+    let straddles = |h: &[f64; 3]| {
+        let (lo, hi) = (h[0].min(h[1]).min(h[2]), h[0].max(h[1]).max(h[2]));
+        lo < 0.0 && hi > 0.0
+    };
+    if !(straddles(&su.ha) && straddles(&su.hb)) {
+        return None;
+    }
+    let through = |t: &Triangle, e: &[Vec3; 3], n: &Vec3, o: &Triangle, h: &[f64; 3]| {
+        (0..3).find_map(|k| {
+            let l = (k + 1) % 3;
+            let (h0, h1) = (h[k], h[l]);
+            if (h0 < 0.0 && h1 > 0.0) || (h0 > 0.0 && h1 < 0.0) {
+                let x = o[k] + (o[l] - o[k]) * (h0 / (h0 - h1));
+                projects_inside(t, e, n, &x).then_some(x)
+            } else {
+                None
+            }
+        })
+    };
+    through(b, &su.eb, &su.nb, a, &su.ha).or_else(|| through(a, &su.ea, &su.na, b, &su.hb))
 }
 
 /// A certified closest pair. At rounding-level distances the exact intersection predicate

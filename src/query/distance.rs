@@ -85,18 +85,18 @@ pub struct DistanceResult {
 /// orthonormal only to rounding.
 const SLOP: f64 = 4e-6;
 
-/// A node of one model placed in the other model's packed frame, each number in both lanes.
-#[derive(Clone, Copy)]
+/// A node of one model placed in the other model's packed frame.
+#[derive(Clone, Copy, Default)]
 struct Kept {
-    /// `axes[j][k]`: coordinate k of axis j.
-    axes: [[F2; 3]; 3],
-    center: [F2; 3],
+    /// `axes[j][k]`: coordinate k of axis j (unit, see [`FrameMap::place`]).
+    axes: [[f64; 3]; 3],
+    center: [f64; 3],
     /// Half-extents along the axes (scaled to the frame).
-    half: [F2; 3],
-    half_sum: F2,
+    half: [f64; 3],
+    half_sum: f64,
     /// The swept-sphere rectangle: centre, half-lengths along axes 1 and 2.
-    rect_center: [F2; 3],
-    rect_half: [F2; 2],
+    rect_center: [f64; 3],
+    rect_half: [f64; 2],
 }
 
 /// Places one model's packed coordinates in the other's: `x ↦ scale · rot · x + trans`.
@@ -142,12 +142,12 @@ impl FrameMap {
         let len = axes.map(|a| (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt());
         let half: [f64; 3] = std::array::from_fn(|i| slot.half[i].0[lane] as f64 * self.scale / len[i]);
         Kept {
-            axes: std::array::from_fn(|j| axes[j].map(|v| F2::splat(v / len[j]))),
-            center: center.map(F2::splat),
-            half: half.map(F2::splat),
-            half_sum: F2::splat(half[0] + half[1] + half[2]),
-            rect_center: rc.map(F2::splat),
-            rect_half: [F2::splat(rect(2) * len[1]), F2::splat(rect(3) * len[2])],
+            axes: std::array::from_fn(|j| axes[j].map(|v| v / len[j])),
+            center,
+            half,
+            half_sum: half[0] + half[1] + half[2],
+            rect_center: rc,
+            rect_half: [rect(2) * len[1], rect(3) * len[2]],
         }
     }
 }
@@ -178,7 +178,9 @@ fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> (F2, F2) {
     let ax: [[F2; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|k| ld(&slot.frame[k][i])));
     let h: [F2; 3] = std::array::from_fn(|i| ld(&slot.half[i]));
     let c: [F2; 3] = std::array::from_fn(|k| ld(&slot.frame[k][3]));
-    let (ka, kh) = (&kept.axes, &kept.half);
+    // (The kept node's numbers are loaded into both lanes where used.)
+    let ka: [[F2; 3]; 3] = kept.axes.map(|a| a.map(F2::splat));
+    let kh: [F2; 3] = kept.half.map(F2::splat);
     // a: the child, b: the kept node. r[i][j] = a_i · b_j; d: b's box centre less a's, dc
     // along a's axes, dk along b's.
     let r: [[F2; 3]; 3] = std::array::from_fn(|i| {
@@ -186,7 +188,7 @@ fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> (F2, F2) {
     });
     let along_a =
         |v: &[F2; 3]| -> [F2; 3] { std::array::from_fn(|i| ax[i][0] * v[0] + ax[i][1] * v[1] + ax[i][2] * v[2]) };
-    let d: [F2; 3] = std::array::from_fn(|k| kept.center[k] - c[k]);
+    let d: [F2; 3] = std::array::from_fn(|k| F2::splat(kept.center[k]) - c[k]);
     let dc = along_a(&d);
     let dk: [F2; 3] = std::array::from_fn(|j| ka[j][0] * d[0] + ka[j][1] * d[1] + ka[j][2] * d[2]);
     let (adc, adk) = (dc.map(F2::abs), dk.map(F2::abs));
@@ -209,8 +211,8 @@ fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> (F2, F2) {
     // relative to its centre.
     let o = [ld(&slot.rect[0]), ld(&slot.rect[1])];
     let l = [ld(&slot.rect[2]), ld(&slot.rect[3])];
-    let kl = &kept.rect_half;
-    let rd = along_a(&std::array::from_fn(|k| kept.rect_center[k] - c[k]));
+    let kl = kept.rect_half.map(F2::splat);
+    let rd = along_a(&std::array::from_fn(|k| F2::splat(kept.rect_center[k]) - c[k]));
     let dr = [rd[0], rd[1] - o[0], rd[2] - o[1]];
     let clamp = |x: F2, half: F2| x.max(F2::splat(0.0) - half).min(half);
     let into_b = |p: &[F2; 3]| -> [F2; 2] {
@@ -238,7 +240,7 @@ fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> (F2, F2) {
     let dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     let ext = h[0] * adc[0] + h[1] * adc[1] + h[2] * adc[2] + kh[0] * adk[0] + kh[1] * adk[1] + kh[2] * adk[2];
     let centre = (dd - ext) / dd.sqrt();
-    let slop = F2::splat(SLOP) * (h[0] + h[1] + h[2] + kept.half_sum);
+    let slop = F2::splat(SLOP) * (h[0] + h[1] + h[2] + F2::splat(kept.half_sum));
     let lb = centre.max(gap) - slop - margin;
     (lb.max(zero), dd)
 }
@@ -285,6 +287,8 @@ struct Search<'a> {
     /// Tolerance queries: the smallest lower bound of a pruned pair (a lower bound of the
     /// distance of everything not searched).
     pruned_bound: f64,
+    /// The warm-start pair, tested before the search (a visit to it is counted, not redone).
+    seed: Option<(u32, u32)>,
 }
 
 /// No node placed yet.
@@ -355,6 +359,9 @@ impl Search<'_> {
     fn leaf_pair(&mut self, ta: usize, tb: usize, counted: bool) {
         if counted {
             self.tri_tests += 1;
+            if self.seed == Some((ta as u32, tb as u32)) {
+                return;
+            }
         }
         // Only a pair closer than the best so far matters (the margin covers the rounding of
         // the separating-plane test, relative to the coordinates).
@@ -544,6 +551,11 @@ struct Goal {
 
 fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> DistanceResult {
     let mut search = prepare(m1, p1, m2, p2, goal);
+    if m1.num_triangles() == 1 && m2.num_triangles() == 1 {
+        // The roots are a leaf pair: no search.
+        search.leaf_pair(0, 0, true);
+        return finish(&search, goal, p1);
+    }
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut scratch) => search_from_root(&mut search, goal, &mut scratch),
         Err(_) => search_from_root(&mut search, goal, &mut Scratch::default()),
@@ -552,6 +564,7 @@ fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> Di
 }
 
 /// The search of `goal` on the two placed models, seeded from the warm start.
+#[inline(always)]
 fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goal: Goal) -> Search<'a> {
     let rel = Relative::between(p1, p2);
     // Errors and tolerances are in world units; the search runs in model 1's frame.
@@ -569,15 +582,7 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
     let mut a_in_b = FrameMap::between(fa, fb, &cols, 1.0 / rel.scale, &back);
     a_in_b.unit = fb.unit * rel.scale;
     a_in_b.margin = F2::splat(16.0 * f64::EPSILON * coords / a_in_b.unit);
-    let zero = F2::splat(0.0);
-    let unplaced = Kept {
-        axes: [[zero; 3]; 3],
-        center: [zero; 3],
-        half: [zero; 3],
-        half_sum: zero,
-        rect_center: [zero; 3],
-        rect_half: [zero; 2],
-    };
+    let unplaced = Kept::default();
     let mut search = Search {
         a: m1,
         b: m2,
@@ -599,6 +604,7 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
         abs_err: goal.abs_err * to_local,
         tau: 64.0 * f64::EPSILON * coords,
         pruned_bound: f64::INFINITY,
+        seed: None,
     };
     search.cut = search.compute_cut();
     if goal.stop_at.is_none() {
@@ -608,6 +614,7 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
             .filter(|&(a, b)| (a as usize) < m1.num_triangles() && (b as usize) < m2.num_triangles())
             .unwrap_or((0, 0));
         search.leaf_pair(ta as usize, tb as usize, false);
+        search.seed = Some((ta, tb));
     }
     search
 }
