@@ -331,7 +331,7 @@ impl Search<'_> {
             let children = &self.sa[slot_of(c as usize).0];
             let (lb, key) = lower_bounds(children, &kept, self.b_in_a.margin);
             let [d0, d1] = (lb * F2::splat(self.b_in_a.unit)).to_array();
-            let [k0, k1] = (key * F2::splat(self.b_in_a.unit)).to_array();
+            let [k0, k1] = (key * F2::splat(self.b_in_a.unit * self.b_in_a.unit)).to_array();
             [(d0, k0, c, ib), (d1, k1, c + 1, ib)]
         } else {
             let c = nb.first_child(lane_b);
@@ -339,7 +339,7 @@ impl Search<'_> {
             let children = &self.sb[slot_of(c as usize).0];
             let (lb, key) = lower_bounds(children, &kept, self.a_in_b.margin);
             let [d0, d1] = (lb * F2::splat(self.a_in_b.unit)).to_array();
-            let [k0, k1] = (key * F2::splat(self.a_in_b.unit)).to_array();
+            let [k0, k1] = (key * F2::splat(self.a_in_b.unit * self.a_in_b.unit)).to_array();
             [(d0, k0, ia, c), (d1, k1, ia, c + 1)]
         }
     }
