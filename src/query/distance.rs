@@ -344,6 +344,62 @@ impl Search<'_> {
         }
     }
 
+    /// Models far apart compared with their size (distance queries): the gap `L` between
+    /// their projections on the line between their root boxes' centres is nearly their
+    /// distance, and the pair of vertices that bounds it (the extreme vertex of each model
+    /// along that line) is at most `(d_a + d_b)² / (8 L)` farther apart than `L`, `d` the
+    /// boxes' diagonals: when that is within the precision asked for (at least `tau`), those
+    /// two vertices are the answer, found by one search of each tree (work linear in their
+    /// sizes at worst). Also true when the root pair's bound already shows the best pair found
+    /// close enough. False, and nothing changed, otherwise.
+    fn far_apart(&mut self, stack: &mut Vec<Entry>) -> bool {
+        let diagonal = |slots: &[NodePair], unit: f64| {
+            let h = |i: usize| slots[0].half[i].0[0] as f64;
+            2.0 * unit * (h(0) * h(0) + h(1) * h(1) + h(2) * h(2)).sqrt()
+        };
+        let spread = diagonal(self.sa, self.a_in_b.unit) + diagonal(self.sb, self.b_in_a.unit);
+        // The error allowed at a distance of at least `l` (see `compute_cut`).
+        let (tau, abs_err, rel_err) = (self.tau, self.abs_err, self.rel_err);
+        let allowed = |l: f64| tau + abs_err.min(l * rel_err / (1.0 + rel_err));
+        // A cheap first look: the root pair's bound is at most L (and when it already shows
+        // the warm start close enough, there is nothing to search).
+        let root = self.root_bound();
+        self.bv_tests += 1;
+        if root >= self.cut {
+            return true;
+        }
+        if !(root > 0.0 && spread * spread <= 8.0 * root * allowed(root)) {
+            return false;
+        }
+        let centre = |m: &Model| {
+            let (f, n) = (m.packed_frame(), &m.collide_slots()[0]);
+            f.origin
+                + Vec3::new(n.frame[0][3].0[0] as f64, n.frame[1][3].0[0] as f64, n.frame[2][3].0[0] as f64) * f.unit
+        };
+        let rel = self.rel;
+        let Some(u) = (rel.apply(&centre(self.b)) - centre(self.a)).try_normalize(0.0) else {
+            return false;
+        };
+        let mut visits = 0;
+        let (xa, pa, ta) = support(self.a, &u, stack, &mut visits);
+        // The least u·y over b's vertices y (placed): the most along −Rᵀu in b's frame.
+        let (_, pb, tb) = support(self.b, &-(rel.rotation.transpose() * u), stack, &mut visits);
+        self.bv_tests += visits;
+        let q = rel.apply(&pb);
+        let gap = u.dot(&q) - xa;
+        if !(gap > 0.0 && spread * spread <= 8.0 * gap * allowed(gap)) {
+            return false;
+        }
+        let d = (q - pa).norm();
+        if d < self.best {
+            self.best = d;
+            self.best_points = (pa, q);
+            self.best_pair = Some((ta as u32, tb as u32));
+            self.cut = self.compute_cut();
+        }
+        true
+    }
+
     /// The lower bound of the root pair.
     fn root_bound(&mut self) -> f64 {
         let kept = self.kept_b(0);
@@ -658,11 +714,65 @@ fn search_from_root(search: &mut Search, goal: Goal, scratch: &mut Scratch) {
         } else {
             search.depth_first(Entry { d: root, a: 0, b: 0 }, &mut scratch.stack);
         }
+    } else if search.far_apart(&mut scratch.stack) {
+        // Answered from the two models' extreme vertices.
     } else if goal.qsize > 2 {
         search.best_first(goal.qsize.min(MAX_QUEUE), false, scratch);
     } else {
         search.best_first(DESCENT_QUEUE, true, scratch);
     }
+}
+
+/// The vertex of `m` farthest along `dir` (model coordinates) and its projection, found
+/// depth first over the nodes whose boxes reach beyond the best vertex so far. Node visits
+/// are added to `visits`.
+fn support(m: &Model, dir: &Vec3, stack: &mut Vec<Entry>, visits: &mut u64) -> (f64, Vec3, usize) {
+    let slots = m.collide_slots();
+    let frame = m.packed_frame();
+    // u·x for x = origin + unit·x_packed.
+    let offset = dir.dot(&frame.origin);
+    let (mut best, mut point, mut tri) = (f64::NEG_INFINITY, Vec3::zeros(), 0);
+    // A box's reach along dir (packed units), grown by SLOP for its f32 axes.
+    let reach = |n: &NodePair, lane: usize| -> f64 {
+        let f = |k: usize, i: usize| n.frame[k][i].0[lane] as f64;
+        let (mut r, mut sum) = (0.0, 0.0);
+        for i in 0..3 {
+            let h = n.half[i].0[lane] as f64;
+            r += h * (dir.x * f(0, i) + dir.y * f(1, i) + dir.z * f(2, i)).abs();
+            sum += h;
+        }
+        let c = dir.x * f(0, 3) + dir.y * f(1, 3) + dir.z * f(2, 3);
+        offset + frame.unit * (c + r + SLOP * sum * dir.norm())
+    };
+    let base = stack.len();
+    stack.push(Entry { d: f64::INFINITY, a: 0, b: 0 });
+    while let Some(e) = stack.pop() {
+        if e.d <= best {
+            continue;
+        }
+        *visits += 1;
+        let (slot, lane) = slot_of(e.a as usize);
+        let n = &slots[slot];
+        if n.is_leaf(lane) {
+            let t = n.triangle(lane);
+            for v in &m.triangles()[t] {
+                let x = dir.dot(v);
+                if x > best {
+                    (best, point, tri) = (x, *v, t);
+                }
+            }
+            continue;
+        }
+        let c = n.first_child(lane);
+        let children = &slots[slot_of(c as usize).0];
+        let (r0, r1) = (reach(children, 0), reach(children, 1));
+        // The farther-reaching child is popped first.
+        let (first, second) = if r0 >= r1 { ((r0, c), (r1, c + 1)) } else { ((r1, c + 1), (r0, c)) };
+        stack.push(Entry { d: second.0, a: second.1, b: 0 });
+        stack.push(Entry { d: first.0, a: first.1, b: 0 });
+    }
+    stack.truncate(base);
+    (best, point, tri)
 }
 
 /// The distance between `m1` placed at `p1` and `m2` at `p2`, within the request's error
@@ -954,6 +1064,47 @@ mod tests {
             assert!((r.distance - truth).abs() <= 1e-13 * coords, "case {case}: {} vs {truth}", r.distance);
             let pairs = (2 * ta.len() - 1) as u64 * (2 * tb.len() - 1) as u64;
             assert!(r.bv_tests <= 2 * pairs && r.tri_tests <= (ta.len() * tb.len()) as u64, "case {case}");
+        }
+    }
+
+    fn torus(n: usize, m: usize) -> Vec<Triangle> {
+        let v = |i: usize, j: usize| {
+            let (u, w) =
+                (std::f64::consts::TAU * (i % n) as f64 / n as f64, std::f64::consts::TAU * (j % m) as f64 / m as f64);
+            Vec3::new((1.0 + 0.3 * w.cos()) * u.cos(), (1.0 + 0.3 * w.cos()) * u.sin(), 0.3 * w.sin())
+        };
+        (0..n)
+            .flat_map(|i| {
+                (0..m).flat_map(move |j| {
+                    [[v(i, j), v(i + 1, j), v(i + 1, j + 1)], [v(i, j), v(i + 1, j + 1), v(i, j + 1)]]
+                })
+            })
+            .collect()
+    }
+
+    /// Models far apart compared with their size: the right distance (brute force, to the
+    /// precision of the coordinates), and work bounded by the trees' sizes, not by luck or by
+    /// the rounding of the bounds, up to 1e100 times the models' size.
+    #[test]
+    fn far_apart_models_cost_what_their_size_needs() {
+        let mut rng = Rng(0xfa4_a9a4_7d15_0005);
+        let tris = torus(24, 12);
+        let m = build(&tris);
+        let nodes = 2 * (2 * tris.len() - 1) as u64;
+        for exp in [0, 1, 3, 6, 9, 12, 15, 20, 50, 100] {
+            let far = 10f64.powi(exp);
+            for _ in 0..3 {
+                let pa = Placement { rotation: rng.rotation(), translation: rng.vec(-1.0, 1.0), scale: 1.0 };
+                let pb = Placement {
+                    rotation: rng.rotation(),
+                    translation: pa.translation + rng.dir() * (far + 3.0),
+                    scale: 1.0,
+                };
+                let truth = brute_force(&tris, &pa, &tris, &pb);
+                let r = distance(&m, &pa, &m, &pb, &DistanceRequest::default(), None);
+                assert!((r.distance - truth).abs() <= 1e-13 * (far + 4.0), "1e{exp}: {} vs {truth}", r.distance);
+                assert!(r.bv_tests <= nodes, "1e{exp}: {} bound tests for {nodes} nodes", r.bv_tests);
+            }
         }
     }
 }
