@@ -663,12 +663,11 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
         seed: None,
     };
     search.cut = search.compute_cut();
-    if goal.stop_at.is_none() {
-        // Seed the bound from the warm start (or any pair): not counted as a test.
-        let (ta, tb) = goal
-            .warm_start
-            .filter(|&(a, b)| (a as usize) < m1.num_triangles() && (b as usize) < m2.num_triangles())
-            .unwrap_or((0, 0));
+    let warm = goal.warm_start.filter(|&(a, b)| (a as usize) < m1.num_triangles() && (b as usize) < m2.num_triangles());
+    // Distance queries: seed the bound from the warm start (or any pair). Tolerance queries:
+    // the warm start's pair, when there is one, may already be within the tolerance. Not
+    // counted as a test.
+    if let Some((ta, tb)) = if goal.stop_at.is_none() { Some(warm.unwrap_or((0, 0))) } else { warm } {
         search.leaf_pair(ta as usize, tb as usize, false);
         search.seed = Some((ta, tb));
     }
@@ -707,7 +706,9 @@ fn search_from_root(search: &mut Search, goal: Goal, scratch: &mut Scratch) {
         // Tolerance queries, as PQP: the root pair's bound first (not counted); beyond the
         // tolerance nothing can be closer.
         let root = search.root_bound();
-        if root > t {
+        if search.done() {
+            // The warm start's pair is within the tolerance.
+        } else if root > t {
             search.prune(root);
         } else if goal.qsize > 2 {
             search.best_first(goal.qsize.min(MAX_QUEUE), false, scratch);
