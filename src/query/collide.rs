@@ -2,7 +2,7 @@
 
 use super::Relative;
 use crate::bv::obb::{
-    Both, BoxTest, DUAL, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint, pair_disjoint,
+    Both, BoxTest, DUAL, Margins, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint, pair_disjoint,
     spheres_disjoint, uses_spheres,
 };
 use crate::geometry::tri_intersect::triangles_intersect;
@@ -128,10 +128,14 @@ fn traverse<const TEST: u8>(
     let (fa, fb) = (a.packed_frame(), b.packed_frame());
     let xf = Placement3::between(fa, fb, &rel.rotation, &rel.translation, rel.scale);
     let scale = xf.scale();
-    // Bound on the rounding of a transformed box centre and of its difference with another
-    // (packed coordinates, a few ε times the magnitudes, which packing at most doubles):
-    // every box test is widened by it, so no pair of boxes that truly touch is ever pruned.
-    let slack = 64.0 * f64::EPSILON * (a.magnitude() + rel.scale * b.magnitude() + rel.translation.amax()) / fa.unit;
+    // Bound on the rounding of a transformed triangle vertex, of a placed box centre, of its
+    // difference with another and of their projections (packed units; under 250ε times these
+    // magnitudes, step 3 of the proof at `boxes_disjoint`), and the guard for the rotation and
+    // the f32 axes: every box and sphere test is widened by them, so no pair of nodes holding
+    // two triangles that the triangle test finds touching is ever pruned.
+    let m = (a.magnitude() + rel.scale * b.magnitude() + rel.translation.amax()) / fa.unit;
+    let margins = Margins::new(&rel.rotation, 512.0 * f64::EPSILON * m);
+    let margins = &margins;
     let (sa, sb) = (a.collide_slots(), b.collide_slots());
     let Stacks { mut pending, mut placed } = std::mem::take(&mut result.stacks);
     pending.clear();
@@ -139,7 +143,7 @@ fn traverse<const TEST: u8>(
     // Slot 0 holds each root in both lanes.
     placed.push(xf.place(&sb[0], xf.place_spheres::<TEST>(&sb[0])));
     let mut bv_tests = 1u64;
-    if pair_disjoint::<TEST>(&Both(&sa[0]), &Both(&placed[0]), slack) & 1 == 0 {
+    if pair_disjoint::<TEST>(&Both(&sa[0]), &Both(&placed[0]), margins) & 1 == 0 {
         pending.push(Pending { ia: 0, ib: 0, placed: 0 });
     }
     while let Some(Pending { ia, ib, placed: p }) = pending.pop() {
@@ -177,9 +181,9 @@ fn traverse<const TEST: u8>(
             let pb = &placed[(p >> 1) as usize];
             // (One copy of the test per lane of b's placement: the lane is then a constant.)
             let disjoint = if p & 1 == 0 {
-                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 0>(pb), slack)
+                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 0>(pb), margins)
             } else {
-                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 1>(pb), slack)
+                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 1>(pb), margins)
             };
             if disjoint & 2 == 0 {
                 pending.push(Pending { ia: first + 1, ib, placed: p });
@@ -196,9 +200,9 @@ fn traverse<const TEST: u8>(
             let mut disjoint = 0;
             if uses_spheres(TEST) {
                 disjoint = if lane_a == 0 {
-                    spheres_disjoint(&Spread::<_, 0>(na), &Both(&spheres), slack)
+                    spheres_disjoint(&Spread::<_, 0>(na), &Both(&spheres), margins)
                 } else {
-                    spheres_disjoint(&Spread::<_, 1>(na), &Both(&spheres), slack)
+                    spheres_disjoint(&Spread::<_, 1>(na), &Both(&spheres), margins)
                 };
                 if disjoint == 3 {
                     continue;
@@ -206,9 +210,9 @@ fn traverse<const TEST: u8>(
             }
             let pb = xf.place(children, spheres);
             disjoint |= if lane_a == 0 {
-                boxes_disjoint::<TEST>(&Spread::<_, 0>(na), &Both(&pb), slack)
+                boxes_disjoint::<TEST>(&Spread::<_, 0>(na), &Both(&pb), margins)
             } else {
-                boxes_disjoint::<TEST>(&Spread::<_, 1>(na), &Both(&pb), slack)
+                boxes_disjoint::<TEST>(&Spread::<_, 1>(na), &Both(&pb), margins)
             };
             if disjoint != 3 {
                 let q = (placed.len() as u32) << 1;
