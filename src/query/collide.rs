@@ -2,8 +2,8 @@
 
 use super::Relative;
 use crate::bv::obb::{
-    Both, BoxTest, DUAL, Margins, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint, pair_disjoint,
-    spheres_disjoint, uses_spheres,
+    Both, BoxTest, DUAL, Margins, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint,
+    pair_disjoint, spheres_disjoint, uses_spheres,
 };
 use crate::geometry::tri_intersect::triangles_intersect;
 use crate::math::{Placement, Triangle, Vec3};
