@@ -378,10 +378,14 @@ impl Margins {
         if eta <= MAX_ROTATION_DEVIATION {
             Margins { slack, guard: PACKED_GUARD + 8.0 * eta, sphere: 1.0 + 1e-12 + 2.0 * eta }
         } else {
-            // (Also when η is NaN.) Every comparison `x > inf` or `x > NaN` is false: nothing
-            // is pruned.
-            Margins { slack, guard: f64::INFINITY, sphere: f64::INFINITY }
+            // (Also when η is NaN.)
+            Margins::no_pruning(slack)
         }
+    }
+
+    /// Margins that prune nothing: every comparison `x > inf` or `x > NaN` is false.
+    pub fn no_pruning(slack: f64) -> Margins {
+        Margins { slack, guard: f64::INFINITY, sphere: f64::INFINITY }
     }
 }
 
@@ -890,11 +894,20 @@ pub fn principal_axes(covariance: &Mat3) -> Mat3 {
 
 /// Right-handed orthonormal frame with first axis along `x` and second as close to `y` as
 /// possible. Degenerate inputs fall back to any perpendicular, then to the identity.
+///
+/// Each input is first divided by its largest component, so that the norms' squares neither
+/// underflow (vectors of 1e-162 had squares of 1e-324 and "unit" axes far from unit length,
+/// which the collide query's box tests cannot allow) nor overflow.
 pub fn orthonormal_frame(x: &Vec3, y: &Vec3) -> Mat3 {
-    let Some(x) = x.try_normalize(0.0).filter(|v| v.iter().all(|c| c.is_finite())) else {
+    let unscaled = |v: &Vec3| {
+        let m = v.amax();
+        if m > 0.0 && m.is_finite() { v / m } else { *v }
+    };
+    let Some(x) = unscaled(x).try_normalize(0.0).filter(|v| v.iter().all(|c| c.is_finite())) else {
         return Mat3::identity();
     };
-    let y = y - x * x.dot(y);
+    let y = unscaled(y);
+    let y = unscaled(&(y - x * x.dot(&y)));
     let y = match y.try_normalize(1e-300).filter(|v| v.iter().all(|c| c.is_finite())) {
         Some(y) => y,
         None => any_perpendicular(&x),
@@ -1103,6 +1116,18 @@ mod tests {
                 pair_disjoint::<DUAL>(&Spread::<_, 0>(&pair_a), &Both(&placed), m),
             ];
             assert_eq!(results, [0; 5], "round {round}");
+        }
+    }
+
+    /// Frames from tiny and huge vectors are orthonormal too.
+    #[test]
+    fn frames_are_orthonormal_at_every_scale() {
+        for e in [-1074, -1060, -600, -540, -300, 0, 300, 600, 1000] {
+            let s = 2f64.powi(e);
+            let (x, y) = (Vec3::new(3.0, -1.0, 2.0) * s, Vec3::new(1.0, 4.0, 1.0) * s);
+            let f = orthonormal_frame(&x, &y);
+            assert!((f.transpose() * f - Mat3::identity()).norm() < 1e-14, "2^{e}: {f}");
+            assert!(f.determinant() > 0.0);
         }
     }
 
