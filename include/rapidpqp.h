@@ -190,6 +190,13 @@
 #define RAPID_ERR_INTERNAL 10
 
 /**
+ * rapidpqp only: a coordinate, placed in the other model's frame, would exceed 2^1000
+ * (about 1e301), or the relative scale leaves [2^-1000, 2^1000] (the supported range, see
+ * the README); nothing changed.
+ */
+#define RAPID_ERR_OUT_OF_RANGE 11
+
+/**
  * `RAPID_Collide` flag: report every intersecting triangle pair (any flag other than
  * `RAPID_FIRST_CONTACT` means this, as in RAPID).
  */
@@ -1041,7 +1048,7 @@ int RAPID_Collide(double (*r1)[3],
  * all. On success sets `RAPID_num_box_tests`, `RAPID_num_tri_tests`, `RAPID_num_contacts`
  * and `RAPID_contact` and returns `RAPID_OK`; on error leaves them as they were and returns
  * `RAPID_ERR_UNPROCESSED_MODEL`, `RAPID_ERR_NULL_POINTER`, `RAPID_ERR_INVALID_MODEL`,
- * `RAPID_ERR_NON_FINITE` or `RAPID_ERR_INVALID_SCALE`.
+ * `RAPID_ERR_NON_FINITE`, `RAPID_ERR_INVALID_SCALE` or `RAPID_ERR_OUT_OF_RANGE`.
  *
  * # Safety
  * `R1`, `R2` are NULL or 9 readable doubles; `T1`, `T2` NULL or 3; the models are NULL or

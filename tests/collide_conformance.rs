@@ -46,7 +46,7 @@ fn ours(
 ) -> Vec<(i32, i32)> {
     let (p1, p2) = &case.poses[pose];
     let request = CollideRequest { first_contact, frame, ..Default::default() };
-    collide(&case.a, p1, &case.b, p2, &request, out);
+    collide(&case.a, p1, &case.b, p2, &request, out).unwrap();
     out.pairs.iter().map(|p| (p.id1, p.id2)).collect()
 }
 

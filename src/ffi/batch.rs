@@ -66,9 +66,11 @@ pub unsafe extern "C" fn rpq_collide_batch(
             let request =
                 if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
             let results = batch.run(threads, CollideResult::new, |m1, p1, m2, p2, out| {
-                collide::collide(m1, p1, m2, p2, &request, out);
-                (u8::from(out.colliding()), out.pairs.len() as u64)
+                // A query beyond the supported range refuses the batch, as `rpq_collide` does.
+                collide::collide(m1, p1, m2, p2, &request, out).map_err(|_| RPQ_ERR_INVALID_ARGUMENT)?;
+                Ok((u8::from(out.colliding()), out.pairs.len() as u64))
             })?;
+            let results = results.into_iter().collect::<Result<Vec<_>, RpqStatus>>()?;
             for (i, (colliding, pairs)) in results.into_iter().enumerate() {
                 unsafe {
                     *out_colliding.add(i) = colliding;

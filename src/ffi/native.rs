@@ -357,7 +357,7 @@ pub unsafe extern "C" fn rpq_collide(
             let request =
                 if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
             let out = unsafe { &mut (*result).result };
-            collide::collide(m1, &p1, m2, &p2, &request, out);
+            collide::collide(m1, &p1, m2, &p2, &request, out).map_err(|_| RPQ_ERR_INVALID_ARGUMENT)?;
             Ok(())
         };
         match run() {

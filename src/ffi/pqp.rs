@@ -429,7 +429,9 @@ pub unsafe extern "C" fn PQP_Collide(
         let mut out = CollideResult::new();
         // SAFETY: checked live by `inputs`; only shared borrows during the query.
         let (b1, b2) = unsafe { input.models() };
-        collide::collide(b1, &input.p1, b2, &input.p2, &request, &mut out);
+        if collide::collide(b1, &input.p1, b2, &input.p2, &request, &mut out).is_err() {
+            return PQP_ERR_INVALID_ARGUMENT;
+        }
         // Grow the pair array as PQP does (capacity 2·n + 8 when full).
         let needed = out.pairs.len();
         if needed > res.num_pairs_alloced.max(0) as usize {

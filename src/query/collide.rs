@@ -1,6 +1,6 @@
 //! Collision: which triangle pairs of two placed models intersect.
 
-use super::Relative;
+use super::{RangeError, Relative};
 use crate::bv::obb::{
     Both, BoxTest, DUAL, Margins, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint,
     pair_disjoint, spheres_disjoint, uses_spheres,
@@ -86,8 +86,11 @@ struct Stacks {
 }
 
 /// Finds the intersecting triangle pairs of `m1` placed at `p1` and `m2` placed at `p2`
-/// (all of them, or the first one). Touching triangles intersect. Placements must be valid
-/// (finite, positive scale); the caller checks.
+/// (all of them, or the first one). Touching triangles intersect: the answer is exact for
+/// the triangles as the test sees them (the other model's vertices placed in the frame of
+/// `request.frame`, in `f64`). Placements must be valid (finite, positive scale); the caller
+/// checks. Refused, with `result` unchanged, when a coordinate would leave the supported
+/// range ([`super::RANGE_LIMIT`]).
 pub fn collide(
     m1: &Model,
     p1: &Placement,
@@ -95,18 +98,20 @@ pub fn collide(
     p2: &Placement,
     request: &CollideRequest,
     result: &mut CollideResult,
-) {
-    result.clear();
+) -> Result<(), RangeError> {
     let (a, b, rel, swapped) = match request.frame {
         TriangleFrame::Model1 => (m1, m2, Relative::between(p1, p2), false),
         TriangleFrame::Model2 => (m2, m1, Relative::between(p2, p1), true),
     };
+    rel.check_range(a, b)?;
+    result.clear();
     match request.box_test {
         BoxTest::Sat15 => traverse::<SAT15>(a, b, &rel, request.first_contact, result, swapped),
         BoxTest::SatLite => traverse::<SAT_LITE>(a, b, &rel, request.first_contact, result, swapped),
         BoxTest::Dual => traverse::<DUAL>(a, b, &rel, request.first_contact, result, swapped),
         BoxTest::SphereSat15 => traverse::<SPHERE_SAT15>(a, b, &rel, request.first_contact, result, swapped),
     }
+    Ok(())
 }
 
 /// Depth-first traversal of the pair of trees; `b` is placed in `a`'s frame by `rel`.
@@ -133,8 +138,14 @@ fn traverse<const TEST: u8>(
     // magnitudes, step 3 of the proof at `boxes_disjoint`), and the guard for the rotation and
     // the f32 axes: every box and sphere test is widened by them, so no pair of nodes holding
     // two triangles that the triangle test finds touching is ever pruned.
+    // (Subnormal results round by up to 2^-1075 absolutely: the second term, at most 2^-65
+    // packed units since the unit is at least 2^-1000.) Within the supported range these are
+    // finite; where the packed values could overflow (models whose sizes differ by more than
+    // about 2^900), nothing is pruned: slow, but never wrong.
     let m = (a.magnitude() + rel.scale * b.magnitude() + rel.translation.amax()) / fa.unit;
-    let margins = Margins::new(&rel.rotation, 512.0 * f64::EPSILON * m);
+    let slack = 512.0 * f64::EPSILON * m + 2f64.powi(-1065) / fa.unit;
+    let margins =
+        if m <= 1e290 && xf.scale() <= 1e290 { Margins::new(&rel.rotation, slack) } else { Margins::no_pruning(slack) };
     let margins = &margins;
     let (sa, sb) = (a.collide_slots(), b.collide_slots());
     let Stacks { mut pending, mut placed } = std::mem::take(&mut result.stacks);
@@ -284,7 +295,7 @@ mod tests {
 
     fn contacts(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, request: &CollideRequest) -> Vec<(i32, i32)> {
         let mut out = CollideResult::new();
-        collide(m1, p1, m2, p2, request, &mut out);
+        collide(m1, p1, m2, p2, request, &mut out).unwrap();
         let mut v: Vec<_> = out.pairs.iter().map(|p| (p.id1, p.id2)).collect();
         v.sort_unstable();
         v
