@@ -157,6 +157,7 @@ fn traverse<const TEST: u8>(
     if pair_disjoint::<TEST>(&Both(&sa[0]), &Both(&placed[0]), margins) & 1 == 0 {
         pending.push(Pending { ia: 0, ib: 0, placed: 0 });
     }
+    let mut last_b = (usize::MAX, [Vec3::zeros(); 3]);
     while let Some(Pending { ia, ib, placed: p }) = pending.pop() {
         let (slot_a, lane_a) = slot_of(ia as usize);
         let (slot_b, lane_b) = slot_of(ib as usize);
@@ -167,7 +168,11 @@ fn traverse<const TEST: u8>(
             (true, true) => {
                 result.tri_tests += 1;
                 let (ta, tb) = (na.triangle(lane_a), nb.triangle(lane_b));
-                if triangles_intersect(&a.triangles()[ta], &transform(&b.triangles()[tb], rel)) {
+                // b's triangle is often met again right after (against a's sibling leaf).
+                if tb != last_b.0 {
+                    last_b = (tb, transform(&b.triangles()[tb], rel));
+                }
+                if triangles_intersect(&a.triangles()[ta], &last_b.1) {
                     let (ida, idb) = (a.ids()[ta], b.ids()[tb]);
                     result.pairs.push(if swapped {
                         ContactPair { id1: idb, id2: ida }
