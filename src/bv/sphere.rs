@@ -326,15 +326,16 @@ mod tests {
         for e in [-1070, -1000, -700, -520, -480, -300, 0, 300, 500, 520, 1000] {
             let s = 2f64.powi(e);
             for _ in 0..20 {
-                let pts: Vec<Vec3> = (0..1 + rng(&mut seed) as usize * 30)
+                let pts: Vec<Vec3> = (0..1 + (rng(&mut seed) * 30.0) as usize)
                     .map(|_| Vec3::new(rng(&mut seed) - 0.5, rng(&mut seed) - 0.5, rng(&mut seed) - 0.5) * s)
                     .collect();
                 let sphere = enclosing(&pts);
                 for p in &pts {
                     // Exactly: |p - c| <= r, checked on coordinates scaled back to order one.
-                    let k = 2f64.powi(-e);
-                    let d = (p * k - sphere.center * k).norm();
-                    assert!(d <= sphere.radius * k * (1.0 + 1e-15) || sphere.radius.is_infinite(), "2^{e}");
+                    let k = |x: Vec3| x * 2f64.powi(-e / 2) * 2f64.powi(-e - (-e / 2));
+                    let d = (k(*p) - k(sphere.center)).norm();
+                    let r = k(Vec3::new(sphere.radius, 0.0, 0.0)).x;
+                    assert!(d <= r * (1.0 + 1e-15) || sphere.radius.is_infinite(), "2^{e}: {d} > {r}");
                 }
             }
         }
