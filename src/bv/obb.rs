@@ -448,7 +448,7 @@ fn f32_up(x: f64) -> f32 {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct CollideNode {
     pub frame: [[f32; 4]; 3],
-    /// `half[0] <= half[1] <= half[2]` (up to the outward rounding).
+    /// `half[0] <= half[1] <= half[2]`.
     pub half: [f32; 3],
     /// Centre and radius.
     pub sphere: [f32; 4],
@@ -477,6 +477,9 @@ impl CollideNode {
             let grow = (1e-9 + e * 1.01) * sum + (1.0 + 1e-6) * dc;
             f32_up((half[order[i]] + grow) * (1.0 + 1e-12))
         });
+        // Non-decreasing exactly (the growth can reorder nearly equal extents by an ulp): wider
+        // slabs still hold the vertices, and the box test counts on `Σ h ≤ 3 h[2]`.
+        let h = [h[0], h[0].max(h[1]), h[0].max(h[1]).max(h[2])];
         let (sc, s_err) = frame.to_packed(&sphere.center);
         let ss = sc.map(f32_near);
         let ds = (sc - ss.map(|v| v as f64)).norm() + s_err;
@@ -807,7 +810,8 @@ pub(crate) fn pair_disjoint<const TEST: u8>(a: &impl Side<NodePair>, b: &impl Si
 ///
 ///    So adding `guard · (Σ_i h_i + Σ_j s k_j)` to every radius sum, with `guard ≥ 1.2e-6 + 5η`
 ///    ([`Margins::guard`] is `2e-6 + 8η`), covers every coefficient of every half-extent, long
-///    or zero, on every axis of every variant. It also covers the relative rounding of the
+///    or zero, on every axis of every variant. (The stored half-extents are non-decreasing,
+///    so the test adds `3 · guard · (h_2 + s k_2)`, which is at least that.) It also covers the relative rounding of the
 ///    radius sums themselves (a few ε), since `2e-6 ≫ ε`. The bounds are first order in `η`;
 ///    the factors 2e-6 and 8 cover the second-order terms while `η ≤ 1e-3`, beyond which the guard is
 ///    infinite and nothing is pruned.
@@ -829,7 +833,9 @@ pub(crate) fn boxes_disjoint<const TEST: u8>(a: &impl Side<NodePair>, b: &impl S
     let ah: [F2; 3] = std::array::from_fn(|i| a.get(|n| n.half[i].load()));
     let bh: [F2; 3] = std::array::from_fn(|j| b.get(|p| p.half[j]));
     // The widening of every radius sum (step 4 of the proof).
-    let sl = F2::splat(m.slack) + (ah[0] + ah[1] + ah[2] + bh[0] + bh[1] + bh[2]) * F2::splat(m.guard);
+    // (Both boxes' half-extents are non-decreasing, so `Σ h ≤ 3 h[2]`; the 1e-5 covers the
+    // rounding of this sum and product.)
+    let sl = F2::splat(m.slack) + (ah[2] + bh[2]) * F2::splat(3.00001 * m.guard);
     macro_rules! face_a {
         ($i:literal) => {
             t[$i].abs().gt(ah[$i] + (bh[0] * e[$i][0] + bh[1] * e[$i][1] + bh[2] * e[$i][2]) + sl)
