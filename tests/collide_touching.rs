@@ -15,7 +15,11 @@
 //! `RAPIDPQP_TOUCHING_SEED=S` the seed. A long run: `RAPIDPQP_TOUCHING_CASES=2000000
 //! cargo test --release --test collide_touching -- --nocapture`.
 
+mod common;
+
 use std::ffi::c_int;
+
+use common::{brute_force, sorted};
 
 use rapidpqp::bv::obb::BoxTest;
 use rapidpqp::ffi::pqp::{
@@ -26,7 +30,6 @@ use rapidpqp::ffi::rapid::{
     RAPID_ALL_CONTACTS, RAPID_AddTri, RAPID_BeginModel, RAPID_CollideScaled, RAPID_EndModel, RAPID_FIRST_CONTACT,
     RAPID_OK, RAPID_contact, RAPID_model, RAPID_model_delete, RAPID_model_new, RAPID_num_contacts,
 };
-use rapidpqp::geometry::tri_intersect::triangles_intersect;
 use rapidpqp::query::distance::{DistanceRequest, distance};
 use rapidpqp::query::{CollideRequest, CollideResult, TriangleFrame, collide};
 use rapidpqp::{Mat3, Model, Placement, Triangle, Vec3};
@@ -205,35 +208,9 @@ fn generate(rng: &mut Rng) -> Case {
 }
 
 /// Every intersecting pair (indices), tested in `frame` with the very transform `collide`
-/// applies (`Relative::between` then `apply`).
+/// applies.
 fn brute(case: &Case, frame: TriangleFrame) -> Vec<(i32, i32)> {
-    let (from, to) = match frame {
-        TriangleFrame::Model1 => (&case.p2, &case.p1),
-        TriangleFrame::Model2 => (&case.p1, &case.p2),
-    };
-    let at = to.rotation.transpose();
-    let rot = at * from.rotation;
-    let trans = at * (from.translation - to.translation) / to.scale;
-    let scale = from.scale / to.scale;
-    let map = |p: &Vec3| if scale == 1.0 { rot * p + trans } else { (rot * p) * scale + trans };
-    let mut pairs = Vec::new();
-    for (i, ta) in case.a.iter().enumerate() {
-        for (j, tb) in case.b.iter().enumerate() {
-            let hit = match frame {
-                TriangleFrame::Model1 => triangles_intersect(ta, &tb.map(|p| map(&p))),
-                TriangleFrame::Model2 => triangles_intersect(&ta.map(|p| map(&p)), tb),
-            };
-            if hit {
-                pairs.push((i as i32, j as i32));
-            }
-        }
-    }
-    pairs
-}
-
-fn sorted(mut v: Vec<(i32, i32)>) -> Vec<(i32, i32)> {
-    v.sort_unstable();
-    v
+    brute_force(&case.a, &case.b, &case.p1, &case.p2, frame)
 }
 
 fn rows(m: &Mat3) -> [[f64; 3]; 3] {
