@@ -616,7 +616,8 @@ extern struct collision_pair *RAPID_contact;
  *
  * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_NON_FINITE` and
  * `RPQ_ERR_INVALID_SCALE` (a bad pose), `RPQ_ERR_INVALID_ARGUMENT` (pose counts that do not
- * broadcast, a bad request field).
+ * broadcast, a bad request field; for collide, a query beyond the supported range of
+ * coordinates, see the README).
  *
  * # Safety
  * Models live; `poses1`, `poses2` point to `num_poses1`, `num_poses2` readable poses;
@@ -785,7 +786,8 @@ void rpq_collide_result_free(struct RpqCollideResult *result);
 /**
  * Finds the intersecting triangle pairs of `model1` at `pose1` and `model2` at `pose2`
  * (touching counts) and stores them in `result`, replacing what it held. `request` may be
- * NULL (all contacts, defaults). On error `result` is left unchanged.
+ * NULL (all contacts, defaults). On error `result` is left unchanged; coordinates beyond the
+ * supported range (README) give `RPQ_ERR_INVALID_ARGUMENT`.
  *
  * # Safety
  * `model1`, `model2` are live models; `pose1`, `pose2` readable poses; `request` NULL or
@@ -926,7 +928,8 @@ void PQP_CollideResult_FreePairsList(struct PQP_CollideResult *result);
 /**
  * Finds the intersecting triangle pairs of two placed models (`flag` `PQP_FIRST_CONTACT`
  * stops at the first). Returns `PQP_OK`, `PQP_ERR_UNPROCESSED_MODEL` (nothing written),
- * or a rapidpqp code for NULL pointers, deleted models or NaN poses.
+ * or a rapidpqp code for NULL pointers, deleted models or NaN poses, and
+ * `PQP_ERR_INVALID_ARGUMENT` for coordinates beyond the supported range (README).
  *
  * # Safety
  * `result` NULL or a zero-filled or previously used result; rotations NULL or 9 doubles;

@@ -394,7 +394,8 @@ fn count(n: u64) -> c_int {
 
 /// Finds the intersecting triangle pairs of two placed models (`flag` `PQP_FIRST_CONTACT`
 /// stops at the first). Returns `PQP_OK`, `PQP_ERR_UNPROCESSED_MODEL` (nothing written),
-/// or a rapidpqp code for NULL pointers, deleted models or NaN poses.
+/// or a rapidpqp code for NULL pointers, deleted models or NaN poses, and
+/// `PQP_ERR_INVALID_ARGUMENT` for coordinates beyond the supported range (README).
 ///
 /// # Safety
 /// `result` NULL or a zero-filled or previously used result; rotations NULL or 9 doubles;
