@@ -1,6 +1,8 @@
 //! Collide-query profile driver: `cargo run --release --example collide_profile -- FIXTURE [REPEATS]`
 //! runs every pose of a conformance fixture (all contacts, default request) REPEATS times;
-//! `-- memory MESH.obj` prints the built model's bytes per triangle. For callgrind:
+//! `-- memory MESH.obj` prints the built model's bytes per triangle; a third argument `rapid`
+//! runs the native query in RAPID's frame, `rapid-c` goes through `RAPID_Collide` (models built
+//! with `RAPID_AddTri`). For callgrind:
 //! `valgrind --tool=callgrind --toggle-collect='*traverse*' target/release/examples/collide_profile tori 1`.
 
 use rapidpqp::query::{CollideRequest, CollideResult, collide};
@@ -21,13 +23,21 @@ fn main() {
     }
     let case = Case::load(&args[1]);
     let repeats: usize = args.get(2).map_or(1, |r| r.parse().unwrap());
+    if args.get(3).map(String::as_str) == Some("rapid-c") {
+        return rapid_c(&case, repeats);
+    }
     let mut out = CollideResult::new();
-    let request = CollideRequest::default();
+    // A third argument `rapid`: RAPID's frame (model 1's triangles moved into model 2's).
+    let frame = match args.get(3).map(String::as_str) {
+        Some("rapid") => rapidpqp::query::TriangleFrame::Model2,
+        _ => rapidpqp::query::TriangleFrame::Model1,
+    };
+    let request = CollideRequest { frame, ..CollideRequest::default() };
     let (mut pairs, mut bv, mut tri) = (0usize, 0u64, 0u64);
     let t = std::time::Instant::now();
     for _ in 0..repeats {
         for (p1, p2) in &case.poses {
-            collide(&case.a, p1, &case.b, p2, &request, &mut out);
+            collide(&case.a, p1, &case.b, p2, &request, &mut out).unwrap();
             pairs += out.pairs.len();
             bv += out.bv_tests;
             tri += out.tri_tests;
@@ -76,4 +86,55 @@ impl Case {
             .collect();
         Case { name: name.to_string(), a: model("a.obj"), b: model("b.obj"), poses }
     }
+}
+
+/// Every pose through the legacy C function `RAPID_Collide` (all contacts).
+fn rapid_c(case: &Case, repeats: usize) {
+    use rapidpqp::ffi::rapid::*;
+    let build = |m: &rapidpqp::Model| {
+        // SAFETY: a fresh handle; 3 readable doubles per point.
+        unsafe {
+            let h = RAPID_model_new();
+            RAPID_BeginModel(h);
+            for (t, &id) in m.triangles().iter().zip(m.ids()) {
+                let v = t.map(|p| [p.x, p.y, p.z]);
+                RAPID_AddTri(h, v[0].as_ptr(), v[1].as_ptr(), v[2].as_ptr(), id);
+            }
+            assert_eq!(RAPID_EndModel(h), RAPID_OK);
+            h
+        }
+    };
+    let (ha, hb) = (build(&case.a), build(&case.b));
+    let rows = |m: &rapidpqp::Mat3| -> [[f64; 3]; 3] { std::array::from_fn(|i| std::array::from_fn(|j| m[(i, j)])) };
+    let (mut pairs, mut bv, mut tri) = (0usize, 0u64, 0u64);
+    let t = std::time::Instant::now();
+    for _ in 0..repeats {
+        for (p1, p2) in &case.poses {
+            let (mut r1, mut r2) = (rows(&p1.rotation), rows(&p2.rotation));
+            let (mut t1, mut t2): ([f64; 3], [f64; 3]) = (p1.translation.into(), p2.translation.into());
+            // SAFETY: live models, 9 and 3 doubles; the globals are read on this thread.
+            unsafe {
+                let rc = RAPID_Collide(
+                    r1.as_mut_ptr(),
+                    t1.as_mut_ptr(),
+                    ha,
+                    r2.as_mut_ptr(),
+                    t2.as_mut_ptr(),
+                    hb,
+                    RAPID_ALL_CONTACTS,
+                );
+                assert_eq!(rc, RAPID_OK);
+                pairs += RAPID_num_contacts as usize;
+                bv += RAPID_num_box_tests as u64;
+                tri += RAPID_num_tri_tests as u64;
+            }
+        }
+    }
+    let q = (repeats * case.poses.len()) as f64;
+    println!(
+        "{} via RAPID_Collide: {} queries, {:.2} us/query, pairs {pairs} bv {bv} tri {tri}",
+        case.name,
+        q,
+        t.elapsed().as_secs_f64() * 1e6 / q
+    );
 }

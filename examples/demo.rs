@@ -43,7 +43,7 @@ fn main() {
     for (name, pose) in &poses {
         let request = CollideRequest::default();
         let start = Instant::now();
-        collide(&model, &Placement::IDENTITY, &model, pose, &request, &mut result);
+        collide(&model, &Placement::IDENTITY, &model, pose, &request, &mut result).unwrap();
         let time = start.elapsed();
         println!(
             "{name:<28} {:>9} {:>11} {:>11} {:>10.1}",

@@ -190,6 +190,13 @@
 #define RAPID_ERR_INTERNAL 10
 
 /**
+ * rapidpqp only: a coordinate, placed in the other model's frame, would exceed 2^1000
+ * (about 1e301), or the relative scale leaves [2^-1000, 2^1000] (the supported range, see
+ * the README); nothing changed.
+ */
+#define RAPID_ERR_OUT_OF_RANGE 11
+
+/**
  * `RAPID_Collide` flag: report every intersecting triangle pair (any flag other than
  * `RAPID_FIRST_CONTACT` means this, as in RAPID).
  */
@@ -609,7 +616,8 @@ extern struct collision_pair *RAPID_contact;
  *
  * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_NON_FINITE` and
  * `RPQ_ERR_INVALID_SCALE` (a bad pose), `RPQ_ERR_INVALID_ARGUMENT` (pose counts that do not
- * broadcast, a bad request field).
+ * broadcast, a bad request field; for collide, a query beyond the supported range of
+ * coordinates, see the README).
  *
  * # Safety
  * Models live; `poses1`, `poses2` point to `num_poses1`, `num_poses2` readable poses;
@@ -778,7 +786,8 @@ void rpq_collide_result_free(struct RpqCollideResult *result);
 /**
  * Finds the intersecting triangle pairs of `model1` at `pose1` and `model2` at `pose2`
  * (touching counts) and stores them in `result`, replacing what it held. `request` may be
- * NULL (all contacts, defaults). On error `result` is left unchanged.
+ * NULL (all contacts, defaults). On error `result` is left unchanged; coordinates beyond the
+ * supported range (README) give `RPQ_ERR_INVALID_ARGUMENT`.
  *
  * # Safety
  * `model1`, `model2` are live models; `pose1`, `pose2` readable poses; `request` NULL or
@@ -919,7 +928,8 @@ void PQP_CollideResult_FreePairsList(struct PQP_CollideResult *result);
 /**
  * Finds the intersecting triangle pairs of two placed models (`flag` `PQP_FIRST_CONTACT`
  * stops at the first). Returns `PQP_OK`, `PQP_ERR_UNPROCESSED_MODEL` (nothing written),
- * or a rapidpqp code for NULL pointers, deleted models or NaN poses.
+ * or a rapidpqp code for NULL pointers, deleted models or NaN poses, and
+ * `PQP_ERR_INVALID_ARGUMENT` for coordinates beyond the supported range (README).
  *
  * # Safety
  * `result` NULL or a zero-filled or previously used result; rotations NULL or 9 doubles;
@@ -1041,7 +1051,7 @@ int RAPID_Collide(double (*r1)[3],
  * all. On success sets `RAPID_num_box_tests`, `RAPID_num_tri_tests`, `RAPID_num_contacts`
  * and `RAPID_contact` and returns `RAPID_OK`; on error leaves them as they were and returns
  * `RAPID_ERR_UNPROCESSED_MODEL`, `RAPID_ERR_NULL_POINTER`, `RAPID_ERR_INVALID_MODEL`,
- * `RAPID_ERR_NON_FINITE` or `RAPID_ERR_INVALID_SCALE`.
+ * `RAPID_ERR_NON_FINITE`, `RAPID_ERR_INVALID_SCALE` or `RAPID_ERR_OUT_OF_RANGE`.
  *
  * # Safety
  * `R1`, `R2` are NULL or 9 readable doubles; `T1`, `T2` NULL or 3; the models are NULL or

@@ -309,8 +309,8 @@ mod tests {
         let dreq = DistanceRequest { rel_err: 0.0, abs_err: 0.0, qsize: 2 };
         for k in 0..12 {
             let (p, q) = (Placement::IDENTITY, pose(k));
-            collide(&a, &p, &b, &q, &request, &mut r1);
-            collide(&a2, &p, &b, &q, &request, &mut r2);
+            collide(&a, &p, &b, &q, &request, &mut r1).unwrap();
+            collide(&a2, &p, &b, &q, &request, &mut r2).unwrap();
             assert_eq!(r1.pairs, r2.pairs);
             assert_eq!((r1.bv_tests, r1.tri_tests), (r2.bv_tests, r2.tri_tests));
             // Compared as text: a tolerance result that is not closer has NaN points.

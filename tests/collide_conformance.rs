@@ -3,38 +3,13 @@
 
 mod common;
 
-use common::{Case, all_cases, contact_lines, sorted};
-use rapidpqp::geometry::tri_intersect::triangles_intersect;
+use common::{Case, all_cases, brute_force, contact_lines, sorted};
 use rapidpqp::query::{CollideRequest, CollideResult, TriangleFrame, collide};
 
 /// Every pair of triangles tested exactly, in the frame the request names.
-fn brute_force(case: &Case, pose: usize, frame: TriangleFrame) -> Vec<(i32, i32)> {
+fn brute(case: &Case, pose: usize, frame: TriangleFrame) -> Vec<(i32, i32)> {
     let (p1, p2) = &case.poses[pose];
-    let mut pairs = Vec::new();
-    // The same relative transform as the query (see query::Relative).
-    let (from, to) = match frame {
-        TriangleFrame::Model1 => (p2, p1),
-        TriangleFrame::Model2 => (p1, p2),
-    };
-    let at = to.rotation.transpose();
-    let rot = at * from.rotation;
-    let trans = at * (from.translation - to.translation) / to.scale;
-    let scale = from.scale / to.scale;
-    let map = |p: &rapidpqp::Vec3| {
-        if scale == 1.0 { rot * p + trans } else { (rot * p) * scale + trans }
-    };
-    for (i, ta) in case.a_tris.iter().enumerate() {
-        for (j, tb) in case.b_tris.iter().enumerate() {
-            let hit = match frame {
-                TriangleFrame::Model1 => triangles_intersect(ta, &tb.map(|p| map(&p))),
-                TriangleFrame::Model2 => triangles_intersect(&ta.map(|p| map(&p)), tb),
-            };
-            if hit {
-                pairs.push((i as i32, j as i32));
-            }
-        }
-    }
-    pairs
+    brute_force(&case.a_tris, &case.b_tris, p1, p2, frame)
 }
 
 fn ours(
@@ -46,7 +21,7 @@ fn ours(
 ) -> Vec<(i32, i32)> {
     let (p1, p2) = &case.poses[pose];
     let request = CollideRequest { first_contact, frame, ..Default::default() };
-    collide(&case.a, p1, &case.b, p2, &request, out);
+    collide(&case.a, p1, &case.b, p2, &request, out).unwrap();
     out.pairs.iter().map(|p| (p.id1, p.id2)).collect()
 }
 
@@ -125,7 +100,7 @@ fn degenerate_case_matches_brute_force() {
     for frame in [TriangleFrame::Model1, TriangleFrame::Model2] {
         for pose in 0..case.poses.len() {
             let got = sorted(ours(&case, pose, false, frame, &mut out));
-            let want = sorted(brute_force(&case, pose, frame));
+            let want = sorted(brute(&case, pose, frame));
             assert_eq!(got, want, "pose {pose} frame {frame:?}");
             let first = ours(&case, pose, true, frame, &mut out);
             assert_eq!(first.len(), usize::from(!want.is_empty()));
@@ -143,7 +118,7 @@ fn small_cases_match_brute_force() {
         for pose in (0..case.poses.len()).step_by(step) {
             for frame in [TriangleFrame::Model1, TriangleFrame::Model2] {
                 let got = sorted(ours(&case, pose, false, frame, &mut out));
-                let want = sorted(brute_force(&case, pose, frame));
+                let want = sorted(brute(&case, pose, frame));
                 assert_eq!(got, want, "{name} pose {pose} frame {frame:?}");
             }
         }

@@ -2,7 +2,9 @@
 //! soups at random poses and scales.
 
 use rapidpqp::bv::obb::BoxTest;
-use rapidpqp::geometry::tri_intersect::triangles_intersect;
+mod common;
+
+use common::brute_force;
 use rapidpqp::query::{CollideRequest, CollideResult, TriangleFrame, collide};
 use rapidpqp::{Mat3, Model, Placement, Triangle, Vec3};
 
@@ -43,31 +45,6 @@ fn soup(rng: &mut Rng, n: usize) -> Vec<Triangle> {
         .collect()
 }
 
-fn brute(a: &[Triangle], b: &[Triangle], p1: &Placement, p2: &Placement, frame: TriangleFrame) -> Vec<(i32, i32)> {
-    let (from, to) = match frame {
-        TriangleFrame::Model1 => (p2, p1),
-        TriangleFrame::Model2 => (p1, p2),
-    };
-    let at = to.rotation.transpose();
-    let rot = at * from.rotation;
-    let trans = at * (from.translation - to.translation) / to.scale;
-    let scale = from.scale / to.scale;
-    let map = |p: &Vec3| if scale == 1.0 { rot * p + trans } else { (rot * p) * scale + trans };
-    let mut pairs = Vec::new();
-    for (i, ta) in a.iter().enumerate() {
-        for (j, tb) in b.iter().enumerate() {
-            let hit = match frame {
-                TriangleFrame::Model1 => triangles_intersect(ta, &tb.map(|p| map(&p))),
-                TriangleFrame::Model2 => triangles_intersect(&ta.map(|p| map(&p)), tb),
-            };
-            if hit {
-                pairs.push((i as i32, j as i32));
-            }
-        }
-    }
-    pairs
-}
-
 #[test]
 fn random_soups_match_brute_force() {
     let mut rng = Rng(0x9e3779b97f4a7c15);
@@ -94,16 +71,16 @@ fn random_soups_match_brute_force() {
                 )
             };
             for frame in [TriangleFrame::Model1, TriangleFrame::Model2] {
-                let mut want = brute(&a, &b, &p1, &p2, frame);
+                let mut want = brute_force(&a, &b, &p1, &p2, frame);
                 want.sort_unstable();
                 for box_test in BoxTest::ALL {
                     let request = CollideRequest { first_contact: false, box_test, frame };
-                    collide(&ma, &p1, &mb, &p2, &request, &mut out);
+                    collide(&ma, &p1, &mb, &p2, &request, &mut out).unwrap();
                     let mut got: Vec<_> = out.pairs.iter().map(|p| (p.id1, p.id2)).collect();
                     got.sort_unstable();
                     assert_eq!(got, want, "round {round} frame {frame:?} {box_test:?}");
                     let request = CollideRequest { first_contact: true, box_test, frame };
-                    collide(&ma, &p1, &mb, &p2, &request, &mut out);
+                    collide(&ma, &p1, &mb, &p2, &request, &mut out).unwrap();
                     assert_eq!(out.pairs.len(), usize::from(!want.is_empty()));
                     assert!(out.pairs.iter().all(|p| want.binary_search(&(p.id1, p.id2)).is_ok()));
                 }

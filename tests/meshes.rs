@@ -23,7 +23,7 @@ fn bundled_meshes_build_valid_hierarchies() {
         // A model placed on itself touches everywhere: first contact must find one.
         let mut out = CollideResult::new();
         let request = CollideRequest { first_contact: true, ..Default::default() };
-        collide(&model, &Placement::IDENTITY, &model, &Placement::IDENTITY, &request, &mut out);
+        collide(&model, &Placement::IDENTITY, &model, &Placement::IDENTITY, &request, &mut out).unwrap();
         assert_eq!(out.pairs.len(), 1, "{}", path.display());
     }
 }

@@ -340,11 +340,55 @@ impl std::ops::Mul for F2 {
     }
 }
 
-/// The collide query's guard on every `|c_ij|` (see [`boxes_disjoint`]): covers the
-/// packed nodes' `f32` axes being orthonormal only to about 1e-7, which perturbs the
-/// radii the separating-axis formulas assume by less than 1.5e-6 per unit of half-extent
-/// (RAPID's guard is 1e-6).
+/// The part of [`Margins::guard`] that covers the packed nodes' `f32` axes: each stored axis
+/// is within `√3 · 2⁻²⁵ < 5.2e-8` of a unit axis of an orthonormal frame (orthonormal to 1e-9
+/// before rounding), so the matrix of a node's stored axes is within `η_f32 = 9.2e-8` (2-norm)
+/// of an orthogonal matrix. The proof at [`boxes_disjoint`] needs `13 η_f32 < 1.2e-6` for two
+/// such nodes and an exact rotation.
 const PACKED_GUARD: f64 = 2e-6;
+
+/// Beyond this deviation of the relative rotation from orthonormal (`‖MᵀM − I‖_F`) the
+/// first-order bounds of [`boxes_disjoint`] are not trusted, and nothing is pruned (the query
+/// then tests every triangle pair: right, and slow). Proper rotations composed in `f64` deviate
+/// by about 1e-15; rotations stored with six decimals by about 1e-6.
+const MAX_ROTATION_DEVIATION: f64 = 1e-3;
+
+/// How much the collide query widens its box and sphere tests, set once per query (see the
+/// proof at [`boxes_disjoint`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Margins {
+    /// Absolute, in a's packed units: covers the rounding of every placed centre, every
+    /// transformed triangle vertex and every projection.
+    pub slack: f64,
+    /// Relative to the half-extents: `guard · (Σ a's + Σ b's placed half-extents)` is added to
+    /// every radius sum; covers the axes' `f32` rounding and the rotation's deviation from
+    /// orthonormal. Infinite (no pruning) when the rotation is far from one.
+    pub guard: f64,
+    /// Factor on sphere radius sums: covers the rotation's stretch (`‖M‖ ≤ 1 + η`) and the
+    /// rounding of the squares.
+    pub sphere: f64,
+}
+
+impl Margins {
+    /// The margins of a query whose relative rotation (b's frame in a's) is `rotation` and
+    /// whose rounding bound is `slack`.
+    pub fn new(rotation: &Mat3, slack: f64) -> Margins {
+        // η = ‖MᵀM − I‖_F bounds ‖MᵀM − I‖₂ and, through the singular values (|σ − 1| ≤ |σ² − 1|),
+        // the distance of M from the nearest orthogonal matrix and ‖M‖₂ − 1.
+        let eta = (rotation.transpose() * rotation - Mat3::identity()).norm();
+        if eta <= MAX_ROTATION_DEVIATION {
+            Margins { slack, guard: PACKED_GUARD + 8.0 * eta, sphere: 1.0 + 1e-12 + 2.0 * eta }
+        } else {
+            // (Also when η is NaN.)
+            Margins::no_pruning(slack)
+        }
+    }
+
+    /// Margins that prune nothing: every comparison `x > inf` or `x > NaN` is false.
+    pub fn no_pruning(slack: f64) -> Margins {
+        Margins { slack, guard: f64::INFINITY, sphere: f64::INFINITY }
+    }
+}
 
 /// Where a model's packed nodes are expressed: packed coordinates are `(p - origin) / unit`
 /// for a point `p` of the model's frame. `unit` is a power of two, so that packed numbers
@@ -401,12 +445,11 @@ fn f32_up(x: f64) -> f32 {
 /// orthonormal) axes, `c` the stored centre and `h` the stored half-extents, every vertex `x`
 /// below the node (in packed coordinates, exactly) satisfies `|a_i · (x - c)| <= h_i` for
 /// each `i`, and lies within the stored radius of the stored sphere centre. The query relies
-/// on these slabs only: their projection on `a_i` is exactly `h_i`, and on other directions
-/// within [`PACKED_GUARD`] of what the separating-axis formulas assume.
+/// on these slabs only (see the proof at [`boxes_disjoint`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct CollideNode {
     pub frame: [[f32; 4]; 3],
-    /// `half[0] <= half[1] <= half[2]` (up to the outward rounding).
+    /// `half[0] <= half[1] <= half[2]`.
     pub half: [f32; 3],
     /// Centre and radius.
     pub sphere: [f32; 4],
@@ -440,6 +483,9 @@ impl CollideNode {
             let grow = (1e-9 + e * 1.01) * sum + (1.0 + 1e-6) * dc;
             f32_up((half[order[i]] + grow) * (1.0 + 1e-12))
         });
+        // Non-decreasing exactly (the growth can reorder nearly equal extents by an ulp): wider
+        // slabs still hold the vertices, and the box test counts on `Σ h ≤ 3 h[2]`.
+        let h = [h[0], h[0].max(h[1]), h[0].max(h[1]).max(h[2])];
         let (sc, s_err) = frame.to_packed(&sphere.center);
         let ss = sc.map(f32_near);
         let ds = (sc - ss.map(|v| v as f64)).norm() + s_err;
@@ -724,28 +770,34 @@ pub(crate) const fn uses_spheres(test: u8) -> bool {
 
 /// The collide query's sphere test of two node pairs at once, lane by lane: node `a` of
 /// model a against node `b` of model b placed in a's packed frame. Returns bit `l` set when
-/// the spheres of lane `l` are disjoint. Conservative: both spheres hold their subtrees'
-/// vertices (see [`CollideNode`]); the placed centre is off by at most what `slack` bounds
-/// for box centres, and the squares round by a few ε, far less than the 1e-12 relative
-/// widening.
+/// the spheres of lane `l` are disjoint.
+///
+/// Conservative (the proof at [`boxes_disjoint`] applies, with this part): both stored
+/// spheres hold their subtrees' vertices exactly (see [`CollideNode`]); the exact image of b's
+/// ball under the placement `Y ↦ s·M·Y + τ` lies within `‖M‖·s·ρ_b ≤ (1 + η)·s·ρ_b` of the
+/// image of its centre, which the factor [`Margins::sphere`] (`1 + 1e-12 + 2η`) covers; the
+/// computed placed centre and a shared point of the two triangles as the triangle test sees
+/// it are off by less than [`Margins::slack`] (see [`boxes_disjoint`]); the squares and sums
+/// round by a few ε relative, which the `1e-12` covers. Zero radii (point leaves) change none
+/// of this.
 #[inline(always)]
-pub(crate) fn spheres_disjoint<A: Spheres, B: Spheres>(a: &impl Side<A>, b: &impl Side<B>, slack: f64) -> u32 {
+pub(crate) fn spheres_disjoint<A: Spheres, B: Spheres>(a: &impl Side<A>, b: &impl Side<B>, m: &Margins) -> u32 {
     let d: [F2; 3] = std::array::from_fn(|k| b.get(|p| p.sphere(k)) - a.get(|n| n.sphere(k)));
-    let reach = (a.get(|n| n.sphere(3)) + b.get(|p| p.sphere(3))) * F2::splat(1.0 + 1e-12) + F2::splat(slack);
+    let reach = (a.get(|n| n.sphere(3)) + b.get(|p| p.sphere(3))) * F2::splat(m.sphere) + F2::splat(m.slack);
     (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).gt(reach * reach)
 }
 
 /// The collide query's test `TEST` of two node pairs at once, lane by lane: node `a` of
 /// model a against node `b` of model b placed in a's packed frame. Returns bit `l` set when
-/// the nodes of lane `l` are disjoint. Every radius sum is widened by `slack`, so touching
-/// nodes never are.
+/// the nodes of lane `l` are disjoint. Never set for nodes holding two triangles that the
+/// triangle test finds intersecting (see [`boxes_disjoint`]).
 #[inline(always)]
-pub(crate) fn pair_disjoint<const TEST: u8>(a: &impl Side<NodePair>, b: &impl Side<PlacedPair>, slack: f64) -> u32 {
-    let spheres = if uses_spheres(TEST) { spheres_disjoint(a, b, slack) } else { 0 };
+pub(crate) fn pair_disjoint<const TEST: u8>(a: &impl Side<NodePair>, b: &impl Side<PlacedPair>, m: &Margins) -> u32 {
+    let spheres = if uses_spheres(TEST) { spheres_disjoint(a, b, m) } else { 0 };
     if spheres == 3 {
         return spheres;
     }
-    spheres | boxes_disjoint::<TEST>(a, b, slack)
+    spheres | boxes_disjoint::<TEST>(a, b, m)
 }
 
 /// The box part of [`pair_disjoint`]: the axes of [`disjoint`], all of them for
@@ -753,18 +805,68 @@ pub(crate) fn pair_disjoint<const TEST: u8>(a: &impl Side<NodePair>, b: &impl Si
 /// both, and straight-line code has no branch to mispredict), the crosses of SAT-15 only
 /// when the faces leave a lane undecided.
 ///
-/// Conservative for the slabs of [`CollideNode`] (axes `a_i`, `b_j` only nearly
-/// orthonormal): with `d` the centres' difference, the directions tried are `a_i` (distance
-/// `t_i = a_i · d`), `b_j` (`b_j · d`) and `c_{i+1,j} a_{i+2} - c_{i+2,j} a_{i+1}` (what RAPID's
-/// `t_{i+2} c_{i+1,j} - t_{i+1} c_{i+2,j}` measures); on each, the true extent of a's slabs
-/// is exactly the formula's or differs from it by less than [`PACKED_GUARD`] times the
-/// half-extents, as does b's, and the guard added to every `|c_ij|` covers that. `slack`
-/// covers the rounding of the placement and of `d` (a few ε times the packed magnitudes).
+/// # Why no pair of touching triangles is ever pruned
+///
+/// Claim: if a triangle below node a and a triangle below node b intersect *as the triangle
+/// test sees them* (a's as stored, b's vertices transformed and rounded by `Relative::apply`),
+/// no lane bit is set, here or in [`spheres_disjoint`], for every box test variant and frame
+/// (the frames only swap which model is a), and whatever the boxes' shapes: flat, needle or
+/// point boxes of zero-area triangles included.
+///
+/// Notation, in a's packed units (`X = (x − o_a)/u_a`; `u_a` a power of two): `α_i` a's stored
+/// `f32` axes, `p` its centre, `h_i` its half-extents; `β_j`, `q`, `k_j` b's, in b's packed
+/// units; `M` the relative rotation (`rel.rotation`, exactly as the triangle test uses it),
+/// `s` the packed scale, `τ` the packed translation, so that b's packed point `Y` is at
+/// `s·M·Y + τ`. `η = ‖MᵀM − I‖_F` (so `M` is within `η` of an orthogonal matrix and
+/// `‖M‖ ≤ 1 + η`); `η₃₂ = 9.2e-8` bounds the distance of each node's axis matrix from an
+/// orthogonal one ([`PACKED_GUARD`]).
+///
+/// 1. *Slabs* ([`CollideNode`]): every vertex `X` below a satisfies `|α_i·(X − p)| ≤ h_i`
+///    exactly, for each `i`; so does every point of those triangles (the slabs are convex).
+///    Likewise for b. Nothing here divides by an extent or needs one to be positive.
+/// 2. *Support of a slab box*: for any vector `w`, `max |w·(X − p)|` over a's slabs is
+///    `Σ_i |λ_i| h_i` with `λ = A⁻¹w` (`A` the axis matrix), and `|λ_i| ≤ |α_i·w| + 2.1 η₃₂ |w|`.
+///    When `w` is a combination `Σ μ_i α_i` of a's own axes the bound is exact: `Σ |μ_i| h_i`.
+/// 3. *Shared point*: let `x` be a point of both triangles as tested. `x` is in a's slabs
+///    (1). `x` is a convex combination of b's rounded transformed vertices, each within
+///    `16ε·m` of its exact image (`m = (a.mag + s·b.mag + |t|∞)/u_a`, the magnitudes in
+///    [`crate::query::collide`]'s slack), so within `16ε·m` of a point `x*` of the exact
+///    image of b's slabs. The computed placement (`τ`, placed centre, `d = q' − p`, the
+///    `t_i`, each projection) rounds by less than `250ε·m` along any tested direction of
+///    length ≤ `√2`; [`Margins::slack`] is `512ε·m`.
+/// 4. *Each tested direction `w`*, with exact radii `r_a(w)`, `r_b(w)` of a's slabs and of
+///    b's placed slabs along it; the boxes share the point `x*` up to `slack`, so
+///    `|w·d| ≤ r_a(w) + r_b(w) + slack`. The formula's radii differ from the true ones only
+///    in the coefficients of the half-extents, each by at most `1.2e-6 + 5η` (below):
+///    - face `a_i` (`w = α_i`): a's radius is exactly `h_i`; b's is `s Σ_j |λ_j| k_j` with
+///      `|λ_j| ≤ |c_ij| + 2.1 η₃₂ (1 + η)`.
+///    - face `b_j` (`w = M β_j` as computed): a's radius `Σ_i (|c_ij| + 2.1 η₃₂ (1 + η)) h_i`;
+///      b's radius `s Σ_m |β_m·MᵀMβ_j| k_m` off from `s k_j` by `(4η₃₂ + 2η) Σ k`.
+///    - cross `(i, j)` (`w = c_{i+1,j} α_{i+2} − c_{i+2,j} α_{i+1}`, what RAPID's
+///      `t_{i+2} c_{i+1,j} − t_{i+1} c_{i+2,j}` measures): a combination of a's axes, so a's
+///      radius is exactly `|c_{i+1,j}| h_{i+2} + |c_{i+2,j}| h_{i+1}`. For b, `(Mβ_m)·w` is a
+///      2×2 minor of `C = AᵀMB`: zero for `m = j`, and for `m ≠ j` within `5(2η₃₂ + η)` of
+///      `±c_{i,m'}` (C is within `2η₃₂ + η` of an orthogonal matrix, whose 2×2 minors are its
+///      entries up to sign; a minor moves by at most 4 times an entry), plus `2.1 η₃₂ |Mᵀw|`
+///      with `|w| ≤ √2` from (2): `13 η₃₂ + 5η < 1.2e-6 + 5η` in all. **The `m = j` term is the one a needle box
+///      exposes**: the formula gives its long half-extent `k_j` a zero coefficient, while
+///      the truth is up to `2.1 η₃₂ |w| k_j` (this is what lost touching segment contacts:
+///      the per-entry guard of `|c_ij|` multiplied only the needle's zero widths).
+///
+///    So adding `guard · (Σ_i h_i + Σ_j s k_j)` to every radius sum, with `guard ≥ 1.2e-6 + 5η`
+///    ([`Margins::guard`] is `2e-6 + 8η`), covers every coefficient of every half-extent, long
+///    or zero, on every axis of every variant. (The stored half-extents are non-decreasing,
+///    so the test adds `3 · guard · (h_2 + s k_2)`, which is at least that.) It also covers the relative rounding of the
+///    radius sums themselves (a few ε), since `2e-6 ≫ ε`. The bounds are first order in `η`;
+///    the factors 2e-6 and 8 cover the second-order terms while `η ≤ 1e-3`, beyond which the guard is
+///    infinite and nothing is pruned.
+///
+/// Every variant only *tries fewer* of these directions, so each is conservative; the
+/// `f32` storage is covered by (1) (outward-rounded extents) and `η₃₂`.
 #[inline(always)]
-pub(crate) fn boxes_disjoint<const TEST: u8>(a: &impl Side<NodePair>, b: &impl Side<PlacedPair>, slack: f64) -> u32 {
-    let sl = F2::splat(slack);
+pub(crate) fn boxes_disjoint<const TEST: u8>(a: &impl Side<NodePair>, b: &impl Side<PlacedPair>, m: &Margins) -> u32 {
     let mut out = 0;
-    // c[i][j] = a_i · b_j, d = b's centre - a's centre, t[i] = a_i · d, e = |c| + guard.
+    // c[i][j] = a_i · b_j, d = b's centre - a's centre, t[i] = a_i · d, e = |c|.
     let fa: [[F2; 4]; 3] = std::array::from_fn(|k| std::array::from_fn(|i| a.get(|n| n.frame[k][i].load())));
     let fb: [[F2; 4]; 3] = std::array::from_fn(|k| std::array::from_fn(|j| b.get(|p| p.rows[k][j])));
     let d: [F2; 3] = std::array::from_fn(|k| fb[k][3] - fa[k][3]);
@@ -772,10 +874,13 @@ pub(crate) fn boxes_disjoint<const TEST: u8>(a: &impl Side<NodePair>, b: &impl S
         std::array::from_fn(|j| fa[0][i] * fb[0][j] + fa[1][i] * fb[1][j] + fa[2][i] * fb[2][j])
     });
     let t: [F2; 3] = std::array::from_fn(|i| fa[0][i] * d[0] + fa[1][i] * d[1] + fa[2][i] * d[2]);
-    let g = F2::splat(PACKED_GUARD);
-    let e: [[F2; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| c[i][j].abs() + g));
+    let e: [[F2; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| c[i][j].abs()));
     let ah: [F2; 3] = std::array::from_fn(|i| a.get(|n| n.half[i].load()));
     let bh: [F2; 3] = std::array::from_fn(|j| b.get(|p| p.half[j]));
+    // The widening of every radius sum (step 4 of the proof).
+    // (Both boxes' half-extents are non-decreasing, so `Σ h ≤ 3 h[2]`; the 1e-5 covers the
+    // rounding of this sum and product.)
+    let sl = F2::splat(m.slack) + (ah[2] + bh[2]) * F2::splat(3.00001 * m.guard);
     macro_rules! face_a {
         ($i:literal) => {
             t[$i].abs().gt(ah[$i] + (bh[0] * e[$i][0] + bh[1] * e[$i][1] + bh[2] * e[$i][2]) + sl)
@@ -840,11 +945,20 @@ pub fn principal_axes(covariance: &Mat3) -> Mat3 {
 
 /// Right-handed orthonormal frame with first axis along `x` and second as close to `y` as
 /// possible. Degenerate inputs fall back to any perpendicular, then to the identity.
+///
+/// Each input is first divided by its largest component, so that the norms' squares neither
+/// underflow (vectors of 1e-162 had squares of 1e-324 and "unit" axes far from unit length,
+/// which the collide query's box tests cannot allow) nor overflow.
 pub fn orthonormal_frame(x: &Vec3, y: &Vec3) -> Mat3 {
-    let Some(x) = x.try_normalize(0.0).filter(|v| v.iter().all(|c| c.is_finite())) else {
+    let unscaled = |v: &Vec3| {
+        let m = v.amax();
+        if m > 0.0 && m.is_finite() { v / m } else { *v }
+    };
+    let Some(x) = unscaled(x).try_normalize(0.0).filter(|v| v.iter().all(|c| c.is_finite())) else {
         return Mat3::identity();
     };
-    let y = y - x * x.dot(y);
+    let y = unscaled(y);
+    let y = unscaled(&(y - x * x.dot(&y)));
     let y = match y.try_normalize(1e-300).filter(|v| v.iter().all(|c| c.is_finite())) {
         Some(y) => y,
         None => any_perpendicular(&x),
@@ -952,12 +1066,14 @@ mod tests {
             let xf = Placement3::new(&rows, &[t.x, t.y, t.z], scale);
             let placed = xf.place(&pair_b, xf.place_spheres::<SPHERE_SAT15>(&pair_b));
             let bc = r * b.center * scale + t;
+            // (The guard adds at most 2e-6 times the extents, well within the ±1e-4 below.)
+            let m = &Margins::new(&r, 0.0);
             for (test, code) in BoxTest::ALL.into_iter().zip([SAT15, SAT_LITE, DUAL, SPHERE_SAT15]) {
                 let got = match code {
-                    SAT15 => pair_disjoint::<SAT15>(&Both(&pair_a), &Spread::<_, 0>(&placed), 0.0),
-                    SAT_LITE => pair_disjoint::<SAT_LITE>(&Both(&pair_a), &Spread::<_, 0>(&placed), 0.0),
-                    DUAL => pair_disjoint::<DUAL>(&Both(&pair_a), &Spread::<_, 0>(&placed), 0.0),
-                    _ => pair_disjoint::<SPHERE_SAT15>(&Both(&pair_a), &Spread::<_, 0>(&placed), 0.0),
+                    SAT15 => pair_disjoint::<SAT15>(&Both(&pair_a), &Spread::<_, 0>(&placed), m),
+                    SAT_LITE => pair_disjoint::<SAT_LITE>(&Both(&pair_a), &Spread::<_, 0>(&placed), m),
+                    DUAL => pair_disjoint::<DUAL>(&Both(&pair_a), &Spread::<_, 0>(&placed), m),
+                    _ => pair_disjoint::<SPHERE_SAT15>(&Both(&pair_a), &Spread::<_, 0>(&placed), m),
                 };
                 for (lane, a) in [a0, a1].into_iter().enumerate() {
                     let at = a.axes.transpose();
@@ -993,18 +1109,23 @@ mod tests {
         };
         for round in 0..100_000 {
             let mut v = |s: f64| Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * s;
-            let half = |v: Vec3| match round % 5 {
+            // Flat, thin, needle and point boxes among them (zero-area triangles' leaves).
+            let half = |v: Vec3, kind: usize| match kind % 7 {
                 0 => Vec3::new(0.0, v.y.abs(), v.z.abs()),
                 1 => Vec3::new(1e-6, 1e-6, v.z.abs()),
+                2 => Vec3::new(0.0, 0.0, v.z.abs()),
+                3 => Vec3::zeros(),
                 _ => v.map(f64::abs),
             };
-            let (ha, hb) = (half(v(4.0)), half(v(4.0)));
+            let (ha, hb) = (half(v(4.0), round), half(v(4.0), round / 7));
             let (ra, rb) = (
                 rot(v(1.0) + Vec3::new(1e-3, 0.0, 0.0), v(14.0).x),
                 rot(v(1.0) + Vec3::new(0.0, 1e-3, 0.0), v(14.0).y),
             );
             let r = rot(v(1.0) + Vec3::new(0.0, 0.0, 1e-3), v(14.0).z);
             let (t, scale) = (v(8.0), if round % 3 == 0 { 0.25 + v(4.0).z.abs() } else { 1.0 });
+            // Some placements exactly the identity.
+            let (r, t, scale) = if round % 4 == 1 { (Mat3::identity(), Vec3::zeros(), 1.0) } else { (r, t, scale) };
             let (ca, oa, ob, ea, eb) = (v(6.0), v(10.0), v(10.0), v(6.0).x as i32, v(6.0).y as i32);
             let (wa, wb) = (v(2.0), v(2.0));
             // A point of a on its boundary (each coordinate at ± the extent or inside).
@@ -1025,6 +1146,10 @@ mod tests {
             let a = Obb { axes: ra, center: ca, half: ha };
             let b = Obb { axes: rb, center: cb, half: hb };
             let sphere = |o: &Obb| Sphere { center: o.center, radius: o.half.norm() * (1.0 + 1e-12) };
+            // A point or needle box centred on its frame's origin (as a model of one zero-area
+            // triangle is): its packed centre and extents are then exactly zero.
+            let oa = if round % 2 == 0 && ha.x == 0.0 && ha.y == 0.0 { ca } else { oa };
+            let ob = if round % 2 == 0 && hb.x == 0.0 && hb.y == 0.0 { cb } else { ob };
             let (fa, fb) =
                 (PackedFrame { origin: oa, unit: 2f64.powi(ea) }, PackedFrame { origin: ob, unit: 2f64.powi(eb) });
             let na = CollideNode::new(&a, &sphere(&a), &fa, 0);
@@ -1033,15 +1158,27 @@ mod tests {
             let xf = Placement3::between(&fa, &fb, &r, &t, scale);
             let placed = xf.place(&pair_b, xf.place_spheres::<SPHERE_SAT15>(&pair_b));
             let mag = [ca, cb, p, t, fa.origin, fb.origin].iter().map(|x| x.amax()).fold(0.0, f64::max) * (1.0 + scale);
-            let slack = 64.0 * f64::EPSILON * 4.0 * mag / fa.unit;
+            let m = &Margins::new(&r, 512.0 * f64::EPSILON * mag / fa.unit);
             let results = [
-                pair_disjoint::<SAT15>(&Both(&pair_a), &Spread::<_, 0>(&placed), slack),
-                pair_disjoint::<SAT_LITE>(&Both(&pair_a), &Spread::<_, 1>(&placed), slack),
-                pair_disjoint::<DUAL>(&Both(&pair_a), &Spread::<_, 0>(&placed), slack),
-                pair_disjoint::<SPHERE_SAT15>(&Both(&pair_a), &Spread::<_, 1>(&placed), slack),
-                pair_disjoint::<DUAL>(&Spread::<_, 0>(&pair_a), &Both(&placed), slack),
+                pair_disjoint::<SAT15>(&Both(&pair_a), &Spread::<_, 0>(&placed), m),
+                pair_disjoint::<SAT_LITE>(&Both(&pair_a), &Spread::<_, 1>(&placed), m),
+                pair_disjoint::<DUAL>(&Both(&pair_a), &Spread::<_, 0>(&placed), m),
+                pair_disjoint::<SPHERE_SAT15>(&Both(&pair_a), &Spread::<_, 1>(&placed), m),
+                pair_disjoint::<DUAL>(&Spread::<_, 0>(&pair_a), &Both(&placed), m),
             ];
             assert_eq!(results, [0; 5], "round {round}");
+        }
+    }
+
+    /// Frames from tiny and huge vectors are orthonormal too.
+    #[test]
+    fn frames_are_orthonormal_at_every_scale() {
+        for e in [-1074, -1060, -600, -540, -300, 0, 300, 600, 1000] {
+            let s = 2f64.powi(e);
+            let (x, y) = (Vec3::new(3.0, -1.0, 2.0) * s, Vec3::new(1.0, 4.0, 1.0) * s);
+            let f = orthonormal_frame(&x, &y);
+            assert!((f.transpose() * f - Mat3::identity()).norm() < 1e-14, "2^{e}: {f}");
+            assert!(f.determinant() > 0.0);
         }
     }
 

@@ -137,11 +137,20 @@ fn reach(points: &[Vec3], c: &Vec3) -> f64 {
 
 /// Pads a measured radius past the rounding of the measure: the difference `p - c` is rounded
 /// per coordinate (relative error ≤ ε/2), the sum of squares and the root add a few ε more,
-/// so `(1 + 16ε)` is a safe bound on the true distance over the computed one.
+/// so `(1 + 16ε)` is a safe bound on the true distance over the computed one while nothing
+/// underflows. Squares of distances below about 2^-511 underflow (absolute error up to
+/// 3·2^-1075 in the sum, so at most 2^-536 in the root): the absolute `2^-470` covers that,
+/// for the searches' pruning by these spheres too. (So the spheres of models smaller than
+/// about 1e-140 are wider than the models and prune little; their boxes still prune. A
+/// square that overflows, for distances beyond 2^511, gives an infinite radius: a sphere
+/// that prunes nothing.)
 #[inline]
 fn pad(r: f64) -> f64 {
-    r * (1.0 + 16.0 * f64::EPSILON) + f64::MIN_POSITIVE
+    r * (1.0 + 16.0 * f64::EPSILON) + UNDERFLOW_PAD
 }
+
+/// 2^-470: see [`pad`].
+const UNDERFLOW_PAD: f64 = 3.2802129431479926e-142;
 
 /// A fixed-seed Fisher–Yates shuffle: Welzl's expected linear time wants a random order,
 /// and mesh vertices come spatially sorted. Deterministic, so a model rebuilt from its parts
@@ -304,6 +313,30 @@ mod tests {
                 let dir = Vec3::new(rng(&mut seed) - 0.5, rng(&mut seed) - 0.5, rng(&mut seed) - 0.5) * 1e-3;
                 let c = s.center + dir;
                 assert!(reach(&pts, &c) >= s.radius * (1.0 - 1e-9), "round {round}");
+            }
+        }
+    }
+
+    /// Tiny and huge point sets, where squared distances underflow or overflow: every point
+    /// is still enclosed (the radius may be wider than needed, or infinite).
+    #[test]
+    fn encloses_at_every_scale() {
+        assert_eq!(UNDERFLOW_PAD, 2f64.powi(-470));
+        let mut seed = 0x5ca1_ab1e_u64;
+        for e in [-1070, -1000, -700, -520, -480, -300, 0, 300, 500, 520, 1000] {
+            let s = 2f64.powi(e);
+            for _ in 0..20 {
+                let pts: Vec<Vec3> = (0..1 + (rng(&mut seed) * 30.0) as usize)
+                    .map(|_| Vec3::new(rng(&mut seed) - 0.5, rng(&mut seed) - 0.5, rng(&mut seed) - 0.5) * s)
+                    .collect();
+                let sphere = enclosing(&pts);
+                for p in &pts {
+                    // Exactly: |p - c| <= r, checked on coordinates scaled back to order one.
+                    let k = |x: Vec3| x * 2f64.powi(-e / 2) * 2f64.powi(-e - (-e / 2));
+                    let d = (k(*p) - k(sphere.center)).norm();
+                    let r = k(Vec3::new(sphere.radius, 0.0, 0.0)).x;
+                    assert!(d <= r * (1.0 + 1e-15) || sphere.radius.is_infinite(), "2^{e}: {d} > {r}");
+                }
             }
         }
     }

@@ -38,7 +38,8 @@ pub const RPQ_MAX_BATCH_THREADS: c_int = 256;
 ///
 /// Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_NON_FINITE` and
 /// `RPQ_ERR_INVALID_SCALE` (a bad pose), `RPQ_ERR_INVALID_ARGUMENT` (pose counts that do not
-/// broadcast, a bad request field).
+/// broadcast, a bad request field; for collide, a query beyond the supported range of
+/// coordinates, see the README).
 ///
 /// # Safety
 /// Models live; `poses1`, `poses2` point to `num_poses1`, `num_poses2` readable poses;
@@ -66,9 +67,11 @@ pub unsafe extern "C" fn rpq_collide_batch(
             let request =
                 if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
             let results = batch.run(threads, CollideResult::new, |m1, p1, m2, p2, out| {
-                collide::collide(m1, p1, m2, p2, &request, out);
-                (u8::from(out.colliding()), out.pairs.len() as u64)
+                // A query beyond the supported range refuses the batch, as `rpq_collide` does.
+                collide::collide(m1, p1, m2, p2, &request, out).map_err(|_| RPQ_ERR_INVALID_ARGUMENT)?;
+                Ok((u8::from(out.colliding()), out.pairs.len() as u64))
             })?;
+            let results = results.into_iter().collect::<Result<Vec<_>, RpqStatus>>()?;
             for (i, (colliding, pairs)) in results.into_iter().enumerate() {
                 unsafe {
                     *out_colliding.add(i) = colliding;

@@ -330,7 +330,8 @@ pub unsafe extern "C" fn rpq_collide_result_free(result: *mut RpqCollideResult) 
 
 /// Finds the intersecting triangle pairs of `model1` at `pose1` and `model2` at `pose2`
 /// (touching counts) and stores them in `result`, replacing what it held. `request` may be
-/// NULL (all contacts, defaults). On error `result` is left unchanged.
+/// NULL (all contacts, defaults). On error `result` is left unchanged; coordinates beyond the
+/// supported range (README) give `RPQ_ERR_INVALID_ARGUMENT`.
 ///
 /// # Safety
 /// `model1`, `model2` are live models; `pose1`, `pose2` readable poses; `request` NULL or
@@ -357,7 +358,7 @@ pub unsafe extern "C" fn rpq_collide(
             let request =
                 if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
             let out = unsafe { &mut (*result).result };
-            collide::collide(m1, &p1, m2, &p2, &request, out);
+            collide::collide(m1, &p1, m2, &p2, &request, out).map_err(|_| RPQ_ERR_INVALID_ARGUMENT)?;
             Ok(())
         };
         match run() {

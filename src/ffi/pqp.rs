@@ -394,7 +394,8 @@ fn count(n: u64) -> c_int {
 
 /// Finds the intersecting triangle pairs of two placed models (`flag` `PQP_FIRST_CONTACT`
 /// stops at the first). Returns `PQP_OK`, `PQP_ERR_UNPROCESSED_MODEL` (nothing written),
-/// or a rapidpqp code for NULL pointers, deleted models or NaN poses.
+/// or a rapidpqp code for NULL pointers, deleted models or NaN poses, and
+/// `PQP_ERR_INVALID_ARGUMENT` for coordinates beyond the supported range (README).
 ///
 /// # Safety
 /// `result` NULL or a zero-filled or previously used result; rotations NULL or 9 doubles;
@@ -429,7 +430,9 @@ pub unsafe extern "C" fn PQP_Collide(
         let mut out = CollideResult::new();
         // SAFETY: checked live by `inputs`; only shared borrows during the query.
         let (b1, b2) = unsafe { input.models() };
-        collide::collide(b1, &input.p1, b2, &input.p2, &request, &mut out);
+        if collide::collide(b1, &input.p1, b2, &input.p2, &request, &mut out).is_err() {
+            return PQP_ERR_INVALID_ARGUMENT;
+        }
         // Grow the pair array as PQP does (capacity 2·n + 8 when full).
         let needed = out.pairs.len();
         if needed > res.num_pairs_alloced.max(0) as usize {

@@ -44,6 +44,10 @@ pub const RAPID_ERR_INVALID_SCALE: c_int = 8;
 pub const RAPID_ERR_INVALID_MODEL: c_int = 9;
 /// rapidpqp only: an internal error (a bug); nothing changed.
 pub const RAPID_ERR_INTERNAL: c_int = 10;
+/// rapidpqp only: a coordinate, placed in the other model's frame, would exceed 2^1000
+/// (about 1e301), or the relative scale leaves [2^-1000, 2^1000] (the supported range, see
+/// the README); nothing changed.
+pub const RAPID_ERR_OUT_OF_RANGE: c_int = 11;
 
 /// `RAPID_Collide` flag: report every intersecting triangle pair (any flag other than
 /// `RAPID_FIRST_CONTACT` means this, as in RAPID).
@@ -283,7 +287,7 @@ pub unsafe extern "C" fn RAPID_Collide(
 /// all. On success sets `RAPID_num_box_tests`, `RAPID_num_tri_tests`, `RAPID_num_contacts`
 /// and `RAPID_contact` and returns `RAPID_OK`; on error leaves them as they were and returns
 /// `RAPID_ERR_UNPROCESSED_MODEL`, `RAPID_ERR_NULL_POINTER`, `RAPID_ERR_INVALID_MODEL`,
-/// `RAPID_ERR_NON_FINITE` or `RAPID_ERR_INVALID_SCALE`.
+/// `RAPID_ERR_NON_FINITE`, `RAPID_ERR_INVALID_SCALE` or `RAPID_ERR_OUT_OF_RANGE`.
 ///
 /// # Safety
 /// `R1`, `R2` are NULL or 9 readable doubles; `T1`, `T2` NULL or 3; the models are NULL or
@@ -338,7 +342,9 @@ pub unsafe extern "C" fn RAPID_CollideScaled(
         };
         let mut legacy = LEGACY.lock().unwrap_or_else(|e| e.into_inner());
         let state = legacy.get_or_insert_with(|| LegacyState { result: CollideResult::new(), contacts: Vec::new() });
-        collide::collide(b1, &p1, b2, &p2, &request, &mut state.result);
+        if collide::collide(b1, &p1, b2, &p2, &request, &mut state.result).is_err() {
+            return RAPID_ERR_OUT_OF_RANGE;
+        }
         state.contacts.clear();
         state.contacts.extend(state.result.pairs.iter().map(|p| collision_pair { id1: p.id1, id2: p.id2 }));
         let slots = global_slots();

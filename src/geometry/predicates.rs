@@ -1,10 +1,23 @@
-//! Exact orientation predicates: thin wrappers over Shewchuk's adaptive-precision `orient2d` and
-//! `orient3d` (the `robust` crate), plus small helpers built only from them and from exact
-//! operations (copying, comparing and negating doubles).
+//! Exact orientation predicates: Shewchuk's adaptive-precision `orient2d` and `orient3d` (the
+//! `robust` crate) where they are exact, an exact big-integer evaluation elsewhere, plus small
+//! helpers built only from them and from exact operations (copying, comparing and negating
+//! doubles).
 //!
-//! Every *sign* returned here is exact for the given doubles, under Shewchuk's standing assumption
-//! that no intermediate product overflows or underflows (true for coordinates of ordinary
-//! magnitude; trouble starts only near 1e±100). The magnitudes are approximations.
+//! Every *sign* returned here is exact for the given doubles, over the whole finite range.
+//! A first floating-point stage (Shewchuk's, with a term for underflow) decides most signs.
+//! Shewchuk's later stages are exact only while no intermediate product overflows or
+//! underflows: with every nonzero input of magnitude in `[2^-270, 2^330)` (checked on the
+//! exponent bits) no product of three differences or of their error terms leaves the normal
+//! range (below), and his adaptive code runs. Otherwise the determinant is evaluated exactly in
+//! integers (every double is an integer multiple of 2^-1074), which is slow but rare. The
+//! magnitudes returned are approximations.
+//!
+//! Why that range: a nonzero difference of two doubles of magnitude at least `2^-k` is a
+//! nonzero multiple of `2^(-k-52)`, and so is every error term Shewchuk's expansions split off;
+//! a product of three of them is a multiple of `2^(-3k-156)`, which stays a normal double
+//! (full relative precision, so his error bounds hold) while `3k + 156 <= 1022`: `k <= 288`.
+//! With magnitudes at most `2^h`, products of three differences stay below `2^(3h+3)` and
+//! the largest expansion sums below `2^(3h+12)`, finite while `h <= 337`.
 
 use crate::math::Vec3;
 use robust::{Coord, Coord3D};
@@ -24,14 +37,248 @@ fn c2(p: [f64; 2]) -> Coord<f64> {
 /// points are coplanar. It is the sign of `(a−d)·((b−d)×(c−d))`. Sign exact.
 #[inline]
 pub fn orient3d(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> f64 {
-    robust::orient3d(c3(a), c3(b), c3(c), c3(d))
+    // Shewchuk's first stage (the same operations and bound as his), plus an absolute term for
+    // underflow: every operation errs by at most ε/2 relative plus 2^-1075 absolute, and the
+    // absolute parts add up to less than 2^-1073 (|adz| + |bdz| + |cdz| + 2). An overflow makes
+    // `det` or the bound infinite or NaN, and strict comparisons then decide nothing. So a sign
+    // decided here is exact for every finite input; the rest go to the exact stages.
+    let (adx, bdx, cdx) = (a.x - d.x, b.x - d.x, c.x - d.x);
+    let (ady, bdy, cdy) = (a.y - d.y, b.y - d.y, c.y - d.y);
+    let (adz, bdz, cdz) = (a.z - d.z, b.z - d.z, c.z - d.z);
+    let (bdxcdy, cdxbdy) = (bdx * cdy, cdx * bdy);
+    let (cdxady, adxcdy) = (cdx * ady, adx * cdy);
+    let (adxbdy, bdxady) = (adx * bdy, bdx * ady);
+    let det = adz * (bdxcdy - cdxbdy) + bdz * (cdxady - adxcdy) + cdz * (adxbdy - bdxady);
+    let permanent = (bdxcdy.abs() + cdxbdy.abs()) * adz.abs()
+        + (cdxady.abs() + adxcdy.abs()) * bdz.abs()
+        + (adxbdy.abs() + bdxady.abs()) * cdz.abs();
+    let errbound = O3D_ERRBOUND_A * permanent + f64::MIN_POSITIVE * (adz.abs() + bdz.abs() + cdz.abs() + 2.0);
+    if det > errbound || -det > errbound {
+        return det;
+    }
+    orient3d_exact(a, b, c, d)
+}
+
+/// Shewchuk's first-stage bounds (his ε is half an ulp of 1).
+const HALF_ULP: f64 = f64::EPSILON / 2.0;
+const O3D_ERRBOUND_A: f64 = (7.0 + 56.0 * HALF_ULP) * HALF_ULP;
+const CCW_ERRBOUND_A: f64 = (3.0 + 16.0 * HALF_ULP) * HALF_ULP;
+
+/// `orient3d` where the first stage could not decide: Shewchuk's adaptive stages inside his
+/// exact range, after scaling every input by the same power of two (exact: nothing leaves the
+/// normal range) when that brings them all into it, integers otherwise (inputs spanning more
+/// than 2^599 in magnitude).
+#[cold]
+#[inline(never)]
+fn orient3d_exact(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> f64 {
+    let values = [a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z, d.x, d.y, d.z];
+    match shift_into_range(&values) {
+        Some(0) => robust::orient3d(c3(a), c3(b), c3(c), c3(d)),
+        Some(k) => {
+            let p = |v: &Vec3| c3(&v.map(|x| times_pow2(x, k)));
+            robust::orient3d(p(a), p(b), p(c), p(d))
+        }
+        None => exact::orient3d(a, b, c, d),
+    }
+}
+
+/// `floor(log2 |x|)` of a nonzero finite `x` (subnormals included).
+fn log2_floor(x: f64) -> i32 {
+    let bits = x.to_bits() & !(1 << 63);
+    let e = (bits >> 52) as i32;
+    if e > 0 { e - 1023 } else { 63 - bits.leading_zeros() as i32 - 1074 }
+}
+
+/// The power of two `k` such that every nonzero `x · 2^k` is in Shewchuk's exact range
+/// `[2^-270, 2^330)` (0 when they already are), or `None` when the magnitudes span too much.
+fn shift_into_range(values: &[f64]) -> Option<i32> {
+    if values.iter().fold(true, |ok, &x| ok & in_adaptive_range(x)) {
+        return Some(0);
+    }
+    let (lo, hi) = values
+        .iter()
+        .filter(|x| **x != 0.0)
+        .map(|&x| log2_floor(x))
+        .fold((i32::MAX, i32::MIN), |(lo, hi), l| (lo.min(l), hi.max(l)));
+    let k = 329 - hi;
+    (lo + k >= -270).then_some(k)
+}
+
+/// `x · 2^k`, exactly when the result is normal (two steps: `2^k` alone may not be a double).
+fn times_pow2(x: f64, k: i32) -> f64 {
+    let half = k / 2;
+    x * 2f64.powi(half) * 2f64.powi(k - half)
+}
+
+/// The least nonzero magnitude for which Shewchuk's arithmetic is exact here, and the bound
+/// all magnitudes stay below (see the module notes): `2^-270` and `2^330`.
+#[cfg(test)]
+const ADAPTIVE_MIN: f64 = 5.271098971615262e-82;
+#[cfg(test)]
+const ADAPTIVE_MAX: f64 = 2.187250724783012e99;
+
+/// True when `x` is zero or of a magnitude Shewchuk's code handles exactly: a biased exponent
+/// in `[1023 − 270, 1023 + 329]`, so `2^-270 <= |x| < 2^330` (one subtraction and compare on
+/// the bits, no branch).
+#[inline(always)]
+fn in_adaptive_range(x: f64) -> bool {
+    let bits = x.to_bits() << 1; // without the sign
+    let exponent = (bits >> 53) as u32;
+    (exponent.wrapping_sub(1023 - 270) < 600) | (bits == 0)
 }
 
 /// Shewchuk's `orient2d`: positive when `a`, `b`, `c` turn counter-clockwise (`c` left of the
 /// directed line `a→b`), negative clockwise, zero iff collinear. Sign exact.
 #[inline]
 pub fn orient2d(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
-    robust::orient2d(c2(a), c2(b), c2(c))
+    // Shewchuk's first stage with an absolute underflow term (as in `orient3d`: the absolute
+    // parts add up to less than 2^-1072).
+    let detleft = (a[0] - c[0]) * (b[1] - c[1]);
+    let detright = (a[1] - c[1]) * (b[0] - c[0]);
+    let det = detleft - detright;
+    let errbound = CCW_ERRBOUND_A * (detleft.abs() + detright.abs()) + f64::MIN_POSITIVE;
+    if det > errbound || -det > errbound {
+        return det;
+    }
+    orient2d_exact(a, b, c)
+}
+
+/// `orient2d` where the first stage could not decide (see [`orient3d_exact`]).
+#[cold]
+#[inline(never)]
+fn orient2d_exact(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
+    match shift_into_range(&[a[0], a[1], b[0], b[1], c[0], c[1]]) {
+        Some(k) => {
+            let p = |v: [f64; 2]| c2(v.map(|x| times_pow2(x, k)));
+            robust::orient2d(p(a), p(b), p(c))
+        }
+        None => exact::orient2d(a, b, c),
+    }
+}
+
+/// Exact determinants in integer arithmetic, for inputs outside Shewchuk's exact range.
+mod exact {
+    use crate::math::Vec3;
+
+    /// A signed integer, little-endian 32-bit limbs in `u64` cells (products and sums stay in
+    /// range before normalising).
+    #[derive(Clone, Debug)]
+    struct Int {
+        neg: bool,
+        mag: Vec<u32>,
+    }
+
+    impl Int {
+        /// `x · 2^1074`, exactly (every finite double is a multiple of `2^-1074`).
+        fn of(x: f64) -> Int {
+            let bits = x.to_bits();
+            let neg = bits >> 63 == 1;
+            let exp = ((bits >> 52) & 0x7ff) as u32;
+            let frac = bits & ((1 << 52) - 1);
+            // x = mant · 2^(shift - 1074).
+            let (mant, shift) = if exp == 0 { (frac, 0) } else { (frac | 1 << 52, exp - 1) };
+            let mut mag = vec![0u32; (shift as usize + 53) / 32 + 2];
+            let (word, bit) = ((shift / 32) as usize, shift % 32);
+            let wide = (mant as u128) << bit;
+            for k in 0..3 {
+                mag[word + k] = (wide >> (32 * k)) as u32;
+            }
+            Int { neg, mag }.trimmed()
+        }
+        fn trimmed(mut self) -> Int {
+            while self.mag.last() == Some(&0) {
+                self.mag.pop();
+            }
+            if self.mag.is_empty() {
+                self.neg = false;
+            }
+            self
+        }
+        fn sign(&self) -> f64 {
+            if self.mag.is_empty() {
+                0.0
+            } else if self.neg {
+                -1.0
+            } else {
+                1.0
+            }
+        }
+        fn cmp_mag(a: &[u32], b: &[u32]) -> std::cmp::Ordering {
+            a.len().cmp(&b.len()).then_with(|| a.iter().rev().cmp(b.iter().rev()))
+        }
+        fn add_mag(a: &[u32], b: &[u32]) -> Vec<u32> {
+            let mut out = Vec::with_capacity(a.len().max(b.len()) + 1);
+            let mut carry = 0u64;
+            for k in 0..a.len().max(b.len()) {
+                let s = carry + *a.get(k).unwrap_or(&0) as u64 + *b.get(k).unwrap_or(&0) as u64;
+                out.push(s as u32);
+                carry = s >> 32;
+            }
+            out.push(carry as u32);
+            out
+        }
+        /// `a - b` for `|a| >= |b|`.
+        fn sub_mag(a: &[u32], b: &[u32]) -> Vec<u32> {
+            let mut out = Vec::with_capacity(a.len());
+            let mut borrow = 0i64;
+            for (k, &x) in a.iter().enumerate() {
+                let mut s = x as i64 - *b.get(k).unwrap_or(&0) as i64 - borrow;
+                borrow = i64::from(s < 0);
+                s += borrow << 32;
+                out.push(s as u32);
+            }
+            out
+        }
+        fn add(&self, o: &Int) -> Int {
+            if self.neg == o.neg {
+                return Int { neg: self.neg, mag: Int::add_mag(&self.mag, &o.mag) }.trimmed();
+            }
+            match Int::cmp_mag(&self.mag, &o.mag) {
+                std::cmp::Ordering::Less => Int { neg: o.neg, mag: Int::sub_mag(&o.mag, &self.mag) }.trimmed(),
+                _ => Int { neg: self.neg, mag: Int::sub_mag(&self.mag, &o.mag) }.trimmed(),
+            }
+        }
+        fn neg(&self) -> Int {
+            Int { neg: !self.neg, mag: self.mag.clone() }.trimmed()
+        }
+        fn sub(&self, o: &Int) -> Int {
+            self.add(&o.neg())
+        }
+        fn mul(&self, o: &Int) -> Int {
+            let mut acc = vec![0u64; self.mag.len() + o.mag.len() + 1];
+            for (i, &x) in self.mag.iter().enumerate() {
+                let mut carry = 0u64;
+                for (j, &y) in o.mag.iter().enumerate() {
+                    let t = acc[i + j] + x as u64 * y as u64 + carry;
+                    acc[i + j] = t & 0xffff_ffff;
+                    carry = t >> 32;
+                }
+                let mut k = i + o.mag.len();
+                while carry != 0 {
+                    let t = acc[k] + carry;
+                    acc[k] = t & 0xffff_ffff;
+                    carry = t >> 32;
+                    k += 1;
+                }
+            }
+            Int { neg: self.neg != o.neg, mag: acc.into_iter().map(|v| v as u32).collect() }.trimmed()
+        }
+    }
+
+    /// The sign of Shewchuk's `orient3d` determinant, `(a−d)·((b−d)×(c−d))`, as ±1 or 0.
+    pub fn orient3d(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> f64 {
+        let diff = |p: &Vec3| [0, 1, 2].map(|k| Int::of(p[k]).sub(&Int::of(d[k])));
+        let (u, v, w) = (diff(a), diff(b), diff(c));
+        let minor = |i: usize, j: usize| v[i].mul(&w[j]).sub(&v[j].mul(&w[i]));
+        u[0].mul(&minor(1, 2)).add(&u[1].mul(&minor(2, 0))).add(&u[2].mul(&minor(0, 1))).sign()
+    }
+
+    /// The sign of `orient2d`'s determinant, `(a−c)×(b−c)`, as ±1 or 0.
+    pub fn orient2d(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
+        let diff = |p: [f64; 2]| [0, 1].map(|k| Int::of(p[k]).sub(&Int::of(c[k])));
+        let (u, v) = (diff(a), diff(b));
+        u[0].mul(&v[1]).sub(&u[1].mul(&v[0])).sign()
+    }
 }
 
 /// `orient3d` with the sign convention of the normal: the exact sign of
@@ -124,6 +371,77 @@ mod tests {
         }
         assert!(!collinear(&a, &b, &c));
         assert_eq!(projection_axis(&a, &b, &c), Some(2)); // n = (-13.75, -8.75, 16.5625)
+    }
+
+    #[test]
+    fn shifts_into_the_adaptive_range() {
+        assert_eq!(log2_floor(1.0), 0);
+        assert_eq!(log2_floor(-0.75), -1);
+        assert_eq!(log2_floor(5e-324), -1074);
+        assert_eq!(log2_floor(f64::MAX), 1023);
+        assert_eq!(shift_into_range(&[0.0, 1.0, -3.0]), Some(0));
+        assert_eq!(shift_into_range(&[1e300, 0.0, 1e250]), Some(329 - 996));
+        assert_eq!(shift_into_range(&[5e-324, 1e-300]), Some(329 + 997));
+        assert_eq!(shift_into_range(&[1e-300, 1.0]), None);
+        for k in [-1300, -700, 0, 700, 1300] {
+            assert_eq!(times_pow2(1.5, k), 1.5 * 2f64.powi(k / 2) * 2f64.powi(k - k / 2));
+        }
+        assert_eq!(times_pow2(5e-324, 1074 + 329), 2f64.powi(329));
+    }
+
+    #[test]
+    fn adaptive_range_bounds_are_the_powers_of_two() {
+        assert_eq!(ADAPTIVE_MIN, 2f64.powi(-270));
+        assert_eq!(ADAPTIVE_MAX, 2f64.powi(330));
+        let below = |x: f64| f64::from_bits(x.to_bits() - 1);
+        for s in [1.0, -1.0] {
+            assert!(in_adaptive_range(s * ADAPTIVE_MIN) && !in_adaptive_range(s * below(ADAPTIVE_MIN)));
+            assert!(in_adaptive_range(s * below(ADAPTIVE_MAX)) && !in_adaptive_range(s * ADAPTIVE_MAX));
+            assert!(in_adaptive_range(s * 0.0) && in_adaptive_range(s));
+            assert!(!in_adaptive_range(s * 5e-324) && !in_adaptive_range(s * f64::INFINITY));
+        }
+    }
+
+    /// The integer evaluation agrees with Shewchuk's where his is exact, and the signs stay
+    /// exact when every input is scaled by a power of two (which is exact) far outside his
+    /// range, from 2^-1074 to near the largest double: near-degenerate inputs (on a plane or
+    /// line up to a few ulps) with every scale.
+    #[test]
+    fn exact_signs_across_the_whole_range() {
+        let mut rng = crate::test_rng::Rng(0x00b5_e55e_d0f5_ca1e);
+        let mut decided = 0;
+        for round in 0..5_000 {
+            let mut v = || Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+            let (a, b, c) = (v(), v(), v());
+            let (al, be) = (v().x, v().y);
+            let nudge = (v().z * 4.0) as i64;
+            let d = (a + (b - a) * al + (c - a) * be).map(|x| f64::from_bits((x.to_bits() as i64 + nudge) as u64));
+            let d = if round % 5 == 0 { b } else { d };
+            let want = sign(robust::orient3d(c3(&a), c3(&b), c3(&c), c3(&d)));
+            assert_eq!(sign(exact::orient3d(&a, &b, &c, &d)), want);
+            let p = |q: &Vec3| [q.x, q.y];
+            let want2 = sign(robust::orient2d(c2(p(&a)), c2(p(&b)), c2(p(&d))));
+            assert_eq!(sign(exact::orient2d(p(&a), p(&b), p(&d))), want2);
+            decided += usize::from(want != 0);
+            // Scaled by 2^e: the sign does not change (no input underflows: |x| >= 2^-60
+            // before scaling by at least 2^-1010 keeps them at or above 2^-1070... except
+            // those that do, which are skipped).
+            for e in [-1010, -700, -400, -300, 300, 400, 700, 960] {
+                let s = 2f64.powi(e);
+                let sc = |q: &Vec3| q * s;
+                if [a, b, c, d].iter().flat_map(|q| q.iter()).any(|x| (x * s) / s != *x) {
+                    continue;
+                }
+                assert_eq!(sign(orient3d(&sc(&a), &sc(&b), &sc(&c), &sc(&d))), want, "2^{e}");
+                assert_eq!(sign(orient2d(p(&sc(&a)), p(&sc(&b)), p(&sc(&d)))), want2, "2^{e}");
+            }
+        }
+        assert!(decided > 2_500);
+        // A point 2^-1074 above a plane through huge coordinates, and below it.
+        let (a, b, c) = (Vec3::new(1e300, 0.0, 0.0), Vec3::new(0.0, 1e300, 0.0), Vec3::new(-1e300, -1e300, 0.0));
+        assert_eq!(volume_sign(&a, &b, &c, &Vec3::new(0.0, 0.0, 5e-324)), 1);
+        assert_eq!(volume_sign(&a, &b, &c, &Vec3::new(0.0, 0.0, -5e-324)), -1);
+        assert_eq!(volume_sign(&a, &b, &c, &Vec3::new(1e-300, 2e-300, 0.0)), 0);
     }
 
     #[test]

@@ -56,7 +56,8 @@ pub enum NBodyError {
     InvalidId,
     /// An object needs at least one triangle.
     EmptyObject,
-    /// A coordinate or a pose entry is NaN or infinite.
+    /// A coordinate or a pose entry is NaN or infinite, or a coordinate or translation is
+    /// beyond 2^900 (the collide query's range, with room for rotations).
     NonFinite,
     /// The rotation block of a pose is not orthonormal within [`RIGIDITY_TOLERANCE`].
     NotRigid,
@@ -71,7 +72,7 @@ impl std::fmt::Display for NBodyError {
         f.write_str(match self {
             NBodyError::InvalidId => "the id is not an object (never created, or deleted)",
             NBodyError::EmptyObject => "an object needs at least one triangle",
-            NBodyError::NonFinite => "a coordinate or pose entry is NaN or infinite",
+            NBodyError::NonFinite => "a coordinate or pose entry is NaN, infinite or beyond 2^900",
             NBodyError::NotRigid => "the rotation block of the pose is not orthonormal",
             NBodyError::TooManyObjects => "all object ids up to 2^31 - 1 are used",
             NBodyError::TooManyTriangles => "too many triangles for one object",
@@ -208,6 +209,9 @@ impl World {
         }
         let (center, radius) = bounding_sphere(&triangles);
         let model = Model::new(triangles, tri_ids)?;
+        if model.magnitude() > NBODY_RANGE {
+            return Err(NBodyError::NonFinite);
+        }
         let object = Object {
             model,
             center,
@@ -334,8 +338,9 @@ impl World {
             let (Some(oa), Some(ob)) = (self.object(a), self.object(b)) else {
                 continue;
             };
-            collide(&oa.model, &oa.placement, &ob.model, &ob.placement, &request, &mut scratch);
-            if scratch.colliding() {
+            // (Never out of range: objects and poses are checked against NBODY_RANGE.)
+            let in_range = collide(&oa.model, &oa.placement, &ob.model, &ob.placement, &request, &mut scratch);
+            if in_range.is_ok() && scratch.colliding() {
                 let tri_pairs = if first_contact { Vec::new() } else { scratch.pairs.clone() };
                 contacts.push(ObjectContact { id1: a, id2: b, tri_pairs });
             }
@@ -363,8 +368,9 @@ impl World {
                     continue;
                 }
                 let (oa, ob) = (self.object(a).unwrap(), self.object(b).unwrap());
-                collide(&oa.model, &oa.placement, &ob.model, &ob.placement, &request, &mut scratch);
-                if scratch.colliding() {
+                // (Never out of range: objects and poses are checked against NBODY_RANGE.)
+                let in_range = collide(&oa.model, &oa.placement, &ob.model, &ob.placement, &request, &mut scratch);
+                if in_range.is_ok() && scratch.colliding() {
                     let tri_pairs = if first_contact { Vec::new() } else { scratch.pairs.clone() };
                     out.push(ObjectContact { id1: a, id2: b, tri_pairs });
                 }
@@ -415,8 +421,12 @@ fn bounding_sphere(triangles: &[Triangle]) -> (Vec3, f64) {
 
 /// Refuses non-finite entries in the upper 3×4 block and rotations that are not
 /// orthonormal within [`RIGIDITY_TOLERANCE`].
+/// The largest coordinate and translation of the n-body world: rigid poses of objects within
+/// it keep every placed coordinate within the collide query's range (`RANGE_LIMIT`, 2^1000).
+const NBODY_RANGE: f64 = 8.452712498170644e270; // 2^900
+
 fn check_pose(pose: &Pose) -> Result<(), NBodyError> {
-    if !pose[..3].iter().flatten().all(|v| v.is_finite()) {
+    if !pose[..3].iter().flatten().all(|v| v.is_finite()) || (0..3).any(|i| pose[i][3].abs() > NBODY_RANGE) {
         return Err(NBodyError::NonFinite);
     }
     for i in 0..3 {

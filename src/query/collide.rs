@@ -1,9 +1,9 @@
 //! Collision: which triangle pairs of two placed models intersect.
 
-use super::Relative;
+use super::{RangeError, Relative};
 use crate::bv::obb::{
-    Both, BoxTest, DUAL, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint, pair_disjoint,
-    spheres_disjoint, uses_spheres,
+    Both, BoxTest, DUAL, Margins, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint,
+    pair_disjoint, spheres_disjoint, uses_spheres,
 };
 use crate::geometry::tri_intersect::triangles_intersect;
 use crate::math::{Placement, Triangle, Vec3};
@@ -86,8 +86,11 @@ struct Stacks {
 }
 
 /// Finds the intersecting triangle pairs of `m1` placed at `p1` and `m2` placed at `p2`
-/// (all of them, or the first one). Touching triangles intersect. Placements must be valid
-/// (finite, positive scale); the caller checks.
+/// (all of them, or the first one). Touching triangles intersect: the answer is exact for
+/// the triangles as the test sees them (the other model's vertices placed in the frame of
+/// `request.frame`, in `f64`). Placements must be valid (finite, positive scale); the caller
+/// checks. Refused, with `result` unchanged, when a coordinate would leave the supported
+/// range ([`super::RANGE_LIMIT`]).
 pub fn collide(
     m1: &Model,
     p1: &Placement,
@@ -95,18 +98,20 @@ pub fn collide(
     p2: &Placement,
     request: &CollideRequest,
     result: &mut CollideResult,
-) {
-    result.clear();
+) -> Result<(), RangeError> {
     let (a, b, rel, swapped) = match request.frame {
         TriangleFrame::Model1 => (m1, m2, Relative::between(p1, p2), false),
         TriangleFrame::Model2 => (m2, m1, Relative::between(p2, p1), true),
     };
+    rel.check_range(a, b)?;
+    result.clear();
     match request.box_test {
         BoxTest::Sat15 => traverse::<SAT15>(a, b, &rel, request.first_contact, result, swapped),
         BoxTest::SatLite => traverse::<SAT_LITE>(a, b, &rel, request.first_contact, result, swapped),
         BoxTest::Dual => traverse::<DUAL>(a, b, &rel, request.first_contact, result, swapped),
         BoxTest::SphereSat15 => traverse::<SPHERE_SAT15>(a, b, &rel, request.first_contact, result, swapped),
     }
+    Ok(())
 }
 
 /// Depth-first traversal of the pair of trees; `b` is placed in `a`'s frame by `rel`.
@@ -128,10 +133,20 @@ fn traverse<const TEST: u8>(
     let (fa, fb) = (a.packed_frame(), b.packed_frame());
     let xf = Placement3::between(fa, fb, &rel.rotation, &rel.translation, rel.scale);
     let scale = xf.scale();
-    // Bound on the rounding of a transformed box centre and of its difference with another
-    // (packed coordinates, a few ε times the magnitudes, which packing at most doubles):
-    // every box test is widened by it, so no pair of boxes that truly touch is ever pruned.
-    let slack = 64.0 * f64::EPSILON * (a.magnitude() + rel.scale * b.magnitude() + rel.translation.amax()) / fa.unit;
+    // Bound on the rounding of a transformed triangle vertex, of a placed box centre, of its
+    // difference with another and of their projections (packed units; under 250ε times these
+    // magnitudes, step 3 of the proof at `boxes_disjoint`), and the guard for the rotation and
+    // the f32 axes: every box and sphere test is widened by them, so no pair of nodes holding
+    // two triangles that the triangle test finds touching is ever pruned.
+    // (Subnormal results round by up to 2^-1075 absolutely: the second term, at most 2^-65
+    // packed units since the unit is at least 2^-1000.) Within the supported range these are
+    // finite; where the packed values could overflow (models whose sizes differ by more than
+    // about 2^900), nothing is pruned: slow, but never wrong.
+    let m = (a.magnitude() + rel.scale * b.magnitude() + rel.translation.amax()) / fa.unit;
+    let slack = 512.0 * f64::EPSILON * m + 2f64.powi(-1065) / fa.unit;
+    let margins =
+        if m <= 1e290 && xf.scale() <= 1e290 { Margins::new(&rel.rotation, slack) } else { Margins::no_pruning(slack) };
+    let margins = &margins;
     let (sa, sb) = (a.collide_slots(), b.collide_slots());
     let Stacks { mut pending, mut placed } = std::mem::take(&mut result.stacks);
     pending.clear();
@@ -139,9 +154,10 @@ fn traverse<const TEST: u8>(
     // Slot 0 holds each root in both lanes.
     placed.push(xf.place(&sb[0], xf.place_spheres::<TEST>(&sb[0])));
     let mut bv_tests = 1u64;
-    if pair_disjoint::<TEST>(&Both(&sa[0]), &Both(&placed[0]), slack) & 1 == 0 {
+    if pair_disjoint::<TEST>(&Both(&sa[0]), &Both(&placed[0]), margins) & 1 == 0 {
         pending.push(Pending { ia: 0, ib: 0, placed: 0 });
     }
+    let mut last_b = (usize::MAX, [Vec3::zeros(); 3]);
     while let Some(Pending { ia, ib, placed: p }) = pending.pop() {
         let (slot_a, lane_a) = slot_of(ia as usize);
         let (slot_b, lane_b) = slot_of(ib as usize);
@@ -152,7 +168,11 @@ fn traverse<const TEST: u8>(
             (true, true) => {
                 result.tri_tests += 1;
                 let (ta, tb) = (na.triangle(lane_a), nb.triangle(lane_b));
-                if triangles_intersect(&a.triangles()[ta], &transform(&b.triangles()[tb], rel)) {
+                // b's triangle is often met again right after (against a's sibling leaf).
+                if tb != last_b.0 {
+                    last_b = (tb, transform(&b.triangles()[tb], rel));
+                }
+                if triangles_intersect(&a.triangles()[ta], &last_b.1) {
                     let (ida, idb) = (a.ids()[ta], b.ids()[tb]);
                     result.pairs.push(if swapped {
                         ContactPair { id1: idb, id2: ida }
@@ -177,9 +197,9 @@ fn traverse<const TEST: u8>(
             let pb = &placed[(p >> 1) as usize];
             // (One copy of the test per lane of b's placement: the lane is then a constant.)
             let disjoint = if p & 1 == 0 {
-                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 0>(pb), slack)
+                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 0>(pb), margins)
             } else {
-                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 1>(pb), slack)
+                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 1>(pb), margins)
             };
             if disjoint & 2 == 0 {
                 pending.push(Pending { ia: first + 1, ib, placed: p });
@@ -196,9 +216,9 @@ fn traverse<const TEST: u8>(
             let mut disjoint = 0;
             if uses_spheres(TEST) {
                 disjoint = if lane_a == 0 {
-                    spheres_disjoint(&Spread::<_, 0>(na), &Both(&spheres), slack)
+                    spheres_disjoint(&Spread::<_, 0>(na), &Both(&spheres), margins)
                 } else {
-                    spheres_disjoint(&Spread::<_, 1>(na), &Both(&spheres), slack)
+                    spheres_disjoint(&Spread::<_, 1>(na), &Both(&spheres), margins)
                 };
                 if disjoint == 3 {
                     continue;
@@ -206,9 +226,9 @@ fn traverse<const TEST: u8>(
             }
             let pb = xf.place(children, spheres);
             disjoint |= if lane_a == 0 {
-                boxes_disjoint::<TEST>(&Spread::<_, 0>(na), &Both(&pb), slack)
+                boxes_disjoint::<TEST>(&Spread::<_, 0>(na), &Both(&pb), margins)
             } else {
-                boxes_disjoint::<TEST>(&Spread::<_, 1>(na), &Both(&pb), slack)
+                boxes_disjoint::<TEST>(&Spread::<_, 1>(na), &Both(&pb), margins)
             };
             if disjoint != 3 {
                 let q = (placed.len() as u32) << 1;
@@ -280,7 +300,7 @@ mod tests {
 
     fn contacts(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, request: &CollideRequest) -> Vec<(i32, i32)> {
         let mut out = CollideResult::new();
-        collide(m1, p1, m2, p2, request, &mut out);
+        collide(m1, p1, m2, p2, request, &mut out).unwrap();
         let mut v: Vec<_> = out.pairs.iter().map(|p| (p.id1, p.id2)).collect();
         v.sort_unstable();
         v

@@ -6,6 +6,32 @@ pub mod distance;
 pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
 
 use crate::math::{Mat3, Placement, Vec3};
+use crate::model::Model;
+
+/// The supported range: a query runs only when every coordinate it computes with stays within
+/// `2^1000` (about `1.07e301`) in magnitude — each model's own coordinates, and the other
+/// model's coordinates placed in its frame (bounded as `scale · ‖R‖∞ · max|coordinate| +
+/// |translation|`) — and the relative scale is within `[2^-1000, 2^1000]`. Tiny coordinates
+/// have no lower limit (down to the least subnormal): the exact predicates cover the whole
+/// finite range, and the only limit is that nothing computed may overflow.
+///
+/// cbindgen:ignore
+pub const RANGE_LIMIT: f64 = 1.0715086071862673e301;
+
+/// A query refused because its coordinates or placements leave the supported range
+/// ([`RANGE_LIMIT`]); nothing was computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeError;
+
+impl std::fmt::Display for RangeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(
+            "coordinates or placements beyond the supported range (placed coordinates up to 2^1000, about 1e301)",
+        )
+    }
+}
+
+impl std::error::Error for RangeError {}
 
 /// Model `b`'s placement in model `a`'s frame: a point `x` of `b` sits at `scale * rotation * x
 /// + translation` in `a`'s coordinates.
@@ -25,6 +51,22 @@ impl Relative {
             translation: at * (b.translation - a.translation) / a.scale,
             scale: b.scale / a.scale,
         }
+    }
+
+    /// `Ok` when `a`'s coordinates and `b`'s placed in `a`'s frame by `self` stay within
+    /// [`RANGE_LIMIT`] (and the placement is finite, its scale within `[2^-1000, 2^1000]`), so
+    /// that no coordinate a query computes overflows.
+    pub fn check_range(&self, a: &Model, b: &Model) -> Result<(), RangeError> {
+        let numbers = self.rotation.iter().chain(self.translation.iter());
+        let scale_ok = self.scale >= 1.0 / RANGE_LIMIT && self.scale <= RANGE_LIMIT;
+        if !(numbers.clone().all(|v| v.is_finite()) && scale_ok) {
+            return Err(RangeError);
+        }
+        // ‖R‖∞ bounds |R p|∞ by |p|∞; the factor covers the rounding of this bound.
+        let norm = (0..3).map(|k| self.rotation.row(k).abs().sum()).fold(0.0, f64::max);
+        let rotated = norm * b.magnitude() * (1.0 + 1e-12);
+        let placed = (self.scale * rotated + self.translation.amax()) * (1.0 + 1e-12);
+        if a.magnitude() <= RANGE_LIMIT && rotated <= 1e305 && placed <= RANGE_LIMIT { Ok(()) } else { Err(RangeError) }
     }
 
     #[inline]

@@ -3,8 +3,10 @@
 
 use std::path::PathBuf;
 
+use rapidpqp::geometry::tri_intersect::triangles_intersect;
 use rapidpqp::io::load_obj;
-use rapidpqp::{Model, Placement, Triangle};
+use rapidpqp::query::TriangleFrame;
+use rapidpqp::{Model, Placement, Triangle, Vec3};
 
 pub mod cbuild;
 
@@ -104,6 +106,40 @@ pub fn contact_lines(case: &Case, file: &str) -> Vec<ContactLine> {
 
 pub fn sorted(mut pairs: Vec<(i32, i32)>) -> Vec<(i32, i32)> {
     pairs.sort_unstable();
+    pairs
+}
+
+/// Every pair of triangles of `a` (placed at `p1`) and `b` (at `p2`) that intersect, tested
+/// exactly in the frame `frame` names, with the very transform the collide query applies
+/// (`query::Relative::between`, then `apply`); indices in slice order.
+pub fn brute_force(
+    a: &[Triangle],
+    b: &[Triangle],
+    p1: &Placement,
+    p2: &Placement,
+    frame: TriangleFrame,
+) -> Vec<(i32, i32)> {
+    let (from, to) = match frame {
+        TriangleFrame::Model1 => (p2, p1),
+        TriangleFrame::Model2 => (p1, p2),
+    };
+    let at = to.rotation.transpose();
+    let rot = at * from.rotation;
+    let trans = at * (from.translation - to.translation) / to.scale;
+    let scale = from.scale / to.scale;
+    let map = |p: &Vec3| if scale == 1.0 { rot * p + trans } else { (rot * p) * scale + trans };
+    let mut pairs = Vec::new();
+    for (i, ta) in a.iter().enumerate() {
+        for (j, tb) in b.iter().enumerate() {
+            let hit = match frame {
+                TriangleFrame::Model1 => triangles_intersect(ta, &tb.map(|p| map(&p))),
+                TriangleFrame::Model2 => triangles_intersect(&ta.map(|p| map(&p)), tb),
+            };
+            if hit {
+                pairs.push((i as i32, j as i32));
+            }
+        }
+    }
     pairs
 }
 
