@@ -85,6 +85,15 @@ mod imp {
         pub fn gt(self, o: F2) -> u32 {
             unsafe { _mm_movemask_pd(_mm_cmpgt_pd(self.0, o.0)) as u32 }
         }
+        /// Lane-wise: `then` where `self` is at least `threshold`, else `otherwise` (NaN:
+        /// `otherwise`).
+        #[inline(always)]
+        pub fn select_ge(self, threshold: F2, then: F2, otherwise: F2) -> F2 {
+            unsafe {
+                let mask = _mm_cmpge_pd(self.0, threshold.0);
+                F2(_mm_or_pd(_mm_and_pd(mask, then.0), _mm_andnot_pd(mask, otherwise.0)))
+            }
+        }
     }
 }
 
@@ -152,6 +161,11 @@ mod imp {
         pub fn gt(self, o: F2) -> u32 {
             (self.0[0] > o.0[0]) as u32 | ((self.0[1] > o.0[1]) as u32) << 1
         }
+        #[inline(always)]
+        pub fn select_ge(self, threshold: F2, then: F2, otherwise: F2) -> F2 {
+            let pick = |l: usize| if self.0[l] >= threshold.0[l] { then.0[l] } else { otherwise.0[l] };
+            F2([pick(0), pick(1)])
+        }
     }
 }
 
@@ -214,5 +228,7 @@ mod tests {
         assert_eq!(x.gt(y), 1);
         assert_eq!(x.spread(1).to_array(), [-2.0, -2.0]);
         assert_eq!(F2::from_f32(&[0.25, -1.0]).to_array(), [0.25, -1.0]);
+        let pick = F2::new(1.0, f64::NAN).select_ge(F2::splat(1.0), x, y);
+        assert_eq!(pick.to_array(), [1.5, 4.0]);
     }
 }

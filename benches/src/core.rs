@@ -130,7 +130,7 @@ impl Bench {
                 let (b_tests, t_tests, c, d) = match query {
                     Query::Collide { first, box_test } => {
                         let request = CollideRequest { first_contact: first, box_test, ..Default::default() };
-                        collide(a, p1, b, p2, &request, &mut out);
+                        collide(a, p1, b, p2, &request, &mut out).expect("poses in range");
                         (out.bv_tests, out.tri_tests, out.pairs.len() as u64, f64::NAN)
                     }
                     Query::Distance => {
@@ -443,7 +443,7 @@ fn scenario1_poses(model: &Model, tris: &[Triangle], step_pos: f64, step_rot: f6
                     distance(model, &Placement::IDENTITY, model, &at(t), &DistanceRequest::default(), None).distance
                 };
                 let touching = |t: f64, result: &mut CollideResult| {
-                    collide(model, &Placement::IDENTITY, model, &at(t), &first, result);
+                    collide(model, &Placement::IDENTITY, model, &at(t), &first, result).expect("poses in range");
                     result.colliding()
                 };
                 // Bracket the first contact along the ray from outside, then bisect.

@@ -236,7 +236,7 @@ impl RustCore<'_> {
                 let mut result = CollideResult::new();
                 let mut agreement = Agreement::default();
                 for (k, (p1, p2)) in poses.iter().enumerate() {
-                    collide(a, p1, b, p2, &request, &mut result);
+                    collide(a, p1, b, p2, &request, &mut result).expect("poses in range");
                     let mut pairs = result.pairs.clone();
                     pairs.sort_unstable();
                     // A first contact must be one of the recorded contacts of its library.
@@ -254,7 +254,7 @@ impl RustCore<'_> {
                 }
                 let timing = time_passes(passes, poses.len(), || {
                     for (p1, p2) in poses {
-                        collide(a, p1, b, p2, &request, &mut result);
+                        collide(a, p1, b, p2, &request, &mut result).expect("poses in range");
                     }
                 });
                 (timing, agreement)

@@ -105,6 +105,55 @@ pub fn triangle_distance(a: &Triangle, b: &Triangle) -> TriDistance {
 /// `cut`, so that the distance is surely above `cut` (a rounding margin is the caller's);
 /// otherwise exactly the [`triangle_distance`] result.
 pub fn triangle_distance_within(a: &Triangle, b: &Triangle, cut: f64) -> Option<TriDistance> {
+    // The computation squares coordinate differences: they must stay normal numbers.
+    let m = a.iter().chain(b).map(|p| p.amax()).fold(0.0, f64::max);
+    if !(TINY..=HUGE).contains(&m) && m > 0.0 && m.is_finite() {
+        return rescaled(a, b, cut, m);
+    }
+    canonical(a, b, cut)
+}
+
+/// Pairs whose coordinates all lie below `TINY` or reach beyond `HUGE` in magnitude are
+/// computed rescaled: the computation forms products of up to six coordinates (squared
+/// heights over a plane), and `2^±150` to the sixth power stays clear of overflow and
+/// underflow.
+const TINY: f64 = 7.006492321624085e-46; // 2^-150
+const HUGE: f64 = 1.42724769270596e45; // 2^150
+
+/// [`triangle_distance_within`] for a pair of magnitude `m` outside `[TINY, HUGE]`: a tiny
+/// pair is scaled up by a power of two (exact); a huge one is first translated to `a`'s first
+/// vertex (which rounds each coordinate by at most half an ulp of its magnitude, the precision
+/// it has) and then scaled so that its extent is about 1. Results are scaled back.
+#[cold]
+fn rescaled(a: &Triangle, b: &Triangle, cut: f64, m: f64) -> Option<TriDistance> {
+    // (The origin is the canonically first triangle's first vertex, so that swapping the
+    // arguments still swaps the points exactly.)
+    let origin = if m <= HUGE {
+        Vec3::zeros()
+    } else if precedes(b, a) {
+        b[0]
+    } else {
+        a[0]
+    };
+    let (a, b) = (a.map(|p| p - origin), b.map(|p| p - origin));
+    let extent = a.iter().chain(&b).map(|p| p.amax()).fold(0.0, f64::max);
+    if extent == 0.0 {
+        return Some(TriDistance { distance: 0.0, p: origin, q: origin });
+    }
+    // 2^-e with 2^e the power of two at or just above `extent` (|e| < 1100: `powi` is exact
+    // for these as long as the result is normal, which 2^±1074 would not be; split in two).
+    let e = extent.log2().ceil() as i32;
+    let (s1, s2) = (2f64.powi(-e / 2), 2f64.powi(-e + e / 2));
+    let scale = |t: &Triangle| t.map(|p| p * s1 * s2);
+    let r = canonical(&scale(&a), &scale(&b), cut * s1 * s2)?;
+    let back = |p: Vec3| p / s2 / s1 + origin;
+    Some(TriDistance { distance: r.distance / s2 / s1, p: back(r.p), q: back(r.q) })
+}
+
+/// The computation in the canonical order of the two triangles (see the module
+/// documentation).
+#[inline(always)]
+fn canonical(a: &Triangle, b: &Triangle, cut: f64) -> Option<TriDistance> {
     if precedes(b, a) {
         let r = ordered(b, a, cut)?;
         Some(TriDistance { distance: r.distance, p: r.q, q: r.p })
@@ -1187,5 +1236,48 @@ mod tests {
             assert_eq!(swapped.is_none(), triangle_distance_within(&a, &b, cut).is_none());
         }
         assert!(refused > 1000, "{refused}");
+    }
+
+    /// The distance scales with the coordinates over the whole range: by powers of two, the
+    /// same numbers (tiny pairs are rescaled exactly), and far from the origin and at huge
+    /// scales, the same distance to the coordinates' precision.
+    #[test]
+    fn every_scale_gives_the_same_distance() {
+        let mut rng = Rng(0x5ca1_e0f_d157_0006);
+        for it in 0..4000 {
+            let (a, b) = random_pair(&mut rng, it % 11);
+            let d = triangle_distance(&a, &b);
+            for k in [-1060, -900, -600, -450, -300, -160, 160, 300, 450, 600, 900] {
+                let s = 2f64.powi(k / 2) * 2f64.powi(k - k / 2);
+                let (sa, sb) = (a.map(|p| p * s), b.map(|p| p * s));
+                let r = triangle_distance(&sa, &sb);
+                if k > -1000 && k < 150 {
+                    // Scaled exactly (or not at all): the very same numbers.
+                    assert_eq!(r.distance, d.distance * s, "pair {it} at 2^{k}");
+                } else if k > 0 {
+                    // Translated first: the coordinates' precision.
+                    let ulps = 64.0 * f64::EPSILON * s * a.iter().chain(&b).map(|p| p.amax()).fold(0.0, f64::max);
+                    assert!((r.distance - d.distance * s).abs() <= ulps, "pair {it} at 2^{k}");
+                } else {
+                    // Subnormal coordinates: the inputs themselves lost digits.
+                    assert!((r.distance - d.distance * s).abs() <= 1e-3 * (d.distance * s) + 1e-300);
+                }
+                // (Measured scaled back: the squares of the points' offsets would not fit.)
+                let apart = ((r.p - r.q) / s).norm();
+                let slack =
+                    1e-9 * d.distance + 64.0 * f64::EPSILON * a.iter().chain(&b).map(|p| p.amax()).fold(0.0, f64::max);
+                assert!(
+                    r.distance.is_finite() && apart <= d.distance + slack + 1e-300 / s.min(1.0),
+                    "pair {it} at 2^{k}"
+                );
+            }
+            // Far from the origin at a huge scale: translated, then rescaled.
+            let far = Vec3::new(3.0, -2.0, 1.0) * 2f64.powi(990);
+            let s = 2f64.powi(900);
+            let (fa, fb) = (a.map(|p| p * s + far), b.map(|p| p * s + far));
+            let r = triangle_distance(&fa, &fb);
+            let ulps = 64.0 * f64::EPSILON * far.amax();
+            assert!((r.distance - d.distance * s).abs() <= ulps, "pair {it} far: {} vs {}", r.distance, d.distance * s);
+        }
     }
 }

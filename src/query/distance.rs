@@ -85,6 +85,11 @@ pub struct DistanceResult {
 /// orthonormal only to rounding.
 const SLOP: f64 = 4e-6;
 
+/// The least squared length the bounds divide by: below it the square may have lost digits
+/// to underflow (2^-900; packed units are the model's size, so such lengths are below 2^-450
+/// of it).
+const NORMAL_SQUARE: f64 = 1.1830521861667747e-271;
+
 /// A node of one model placed in the other model's packed frame.
 #[derive(Clone, Copy, Default)]
 struct Kept {
@@ -232,14 +237,16 @@ fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> (F2, F2) {
     let ext_b = kl[0] * wb[0] + kl[1] * wb[1];
     // w's length as a vector of the frame (a's axes are not quite orthonormal).
     let wf: [F2; 3] = std::array::from_fn(|k| w[0] * ax[0][k] + w[1] * ax[1][k] + w[2] * ax[2][k]);
-    let wl = (wf[0] * wf[0] + wf[1] * wf[1] + wf[2] * wf[2]).sqrt();
-    // (NaN when the rectangles meet, w = 0: `max` then keeps `gap`.)
-    gap = ((wd - ext_a - ext_b) / wl - h[0] - kh[0]).max(gap);
+    let ww = wf[0] * wf[0] + wf[1] * wf[1] + wf[2] * wf[2];
+    // (NaN when the rectangles meet, w = 0, or when |w|² is not a normal number and so not
+    // accurate (features below 2^-450 of the model's size): `max` then keeps `gap`.)
+    let along_w = (wd - ext_a - ext_b) / ww.sqrt() - h[0] - kh[0];
+    gap = ww.select_ge(F2::splat(NORMAL_SQUARE), along_w, F2::splat(f64::NAN)).max(gap);
 
     // Along the centres' offset: (|d|² − extents · |d|) / |d|.
     let dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     let ext = h[0] * adc[0] + h[1] * adc[1] + h[2] * adc[2] + kh[0] * adk[0] + kh[1] * adk[1] + kh[2] * adk[2];
-    let centre = (dd - ext) / dd.sqrt();
+    let centre = dd.select_ge(F2::splat(NORMAL_SQUARE), (dd - ext) / dd.sqrt(), F2::splat(f64::NAN));
     let slop = F2::splat(SLOP) * (h[0] + h[1] + h[2] + F2::splat(kept.half_sum));
     let lb = centre.max(gap) - slop - margin;
     (lb.max(zero), dd)
@@ -368,7 +375,7 @@ impl Search<'_> {
         if root >= self.cut {
             return true;
         }
-        if !(root > 0.0 && spread * spread <= 8.0 * root * allowed(root)) {
+        if !(root > 0.0 && spread * (spread / (8.0 * root)) <= allowed(root)) {
             return false;
         }
         let centre = |m: &Model| {
@@ -377,9 +384,12 @@ impl Search<'_> {
                 + Vec3::new(n.frame[0][3].0[0] as f64, n.frame[1][3].0[0] as f64, n.frame[2][3].0[0] as f64) * f.unit
         };
         let rel = self.rel;
-        let Some(u) = (rel.apply(&centre(self.b)) - centre(self.a)).try_normalize(0.0) else {
+        let v = rel.apply(&centre(self.b)) - centre(self.a);
+        let span = length(&v);
+        if !(span > 0.0 && span.is_finite()) {
             return false;
-        };
+        }
+        let u = v / span;
         let mut visits = 0;
         let (xa, pa, ta) = support(self.a, &u, stack, &mut visits);
         // The least u·y over b's vertices y (placed): the most along −Rᵀu in b's frame.
@@ -387,10 +397,10 @@ impl Search<'_> {
         self.bv_tests += visits;
         let q = rel.apply(&pb);
         let gap = u.dot(&q) - xa;
-        if !(gap > 0.0 && spread * spread <= 8.0 * gap * allowed(gap)) {
+        if !(gap > 0.0 && spread * (spread / (8.0 * gap)) <= allowed(gap)) {
             return false;
         }
-        let d = (q - pa).norm();
+        let d = length(&(q - pa));
         if d < self.best {
             self.best = d;
             self.best_points = (pa, q);
@@ -632,12 +642,13 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
     let coords = m1.magnitude() + rel.scale * m2.magnitude() + rel.translation.amax();
     let mut b_in_a = FrameMap::between(fb, fa, &rows, rel.scale, &rel.translation);
     b_in_a.unit = fa.unit;
-    b_in_a.margin = F2::splat(16.0 * f64::EPSILON * coords / fa.unit);
+    // (The floor covers the absolute rounding of subnormal intermediate products.)
+    b_in_a.margin = F2::splat(16.0 * f64::EPSILON * coords / fa.unit + 1e-300);
     // a's model frame in b's: x ↦ Rᵀ (x − t) / s.
     let back = -(rel.rotation.transpose() * rel.translation) / rel.scale;
     let mut a_in_b = FrameMap::between(fa, fb, &cols, 1.0 / rel.scale, &back);
     a_in_b.unit = fb.unit * rel.scale;
-    a_in_b.margin = F2::splat(16.0 * f64::EPSILON * coords / a_in_b.unit);
+    a_in_b.margin = F2::splat(16.0 * f64::EPSILON * coords / a_in_b.unit + 1e-300);
     let unplaced = Kept::default();
     let mut search = Search {
         a: m1,
@@ -722,6 +733,13 @@ fn search_from_root(search: &mut Search, goal: Goal, scratch: &mut Scratch) {
     } else {
         search.best_first(DESCENT_QUEUE, true, scratch);
     }
+}
+
+/// `|v|`, computed scaled so that tiny or huge components lose nothing to underflow or
+/// overflow of their squares.
+fn length(v: &Vec3) -> f64 {
+    let m = v.amax();
+    if m > 0.0 && m.is_finite() { m * (v / m).norm() } else { m }
 }
 
 /// The vertex of `m` farthest along `dir` (model coordinates) and its projection, found
@@ -1046,7 +1064,12 @@ mod tests {
     fn distances_at_every_scale_agree_with_brute_force() {
         let mut rng = Rng(0x5ca1_ab1e_d157_0003);
         for case in 0..budget(300, 100_000) {
-            let size = 10f64.powi(rng.below(17) as i32 - 8);
+            // Every third case anywhere in the supported range (placed coordinates up to 2^1000).
+            let size = if case % 3 == 2 {
+                10f64.powi(rng.below(570) as i32 - 290)
+            } else {
+                10f64.powi(rng.below(17) as i32 - 8)
+            };
             let offset = rng.dir() * size * 10f64.powi(rng.below(10) as i32);
             let ta = soup(&mut rng, 40, case % 3, offset, size);
             let size_b = size * rng.range(0.3, 3.0);
