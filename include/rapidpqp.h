@@ -279,9 +279,14 @@
 #define VC_ERR_INVALID_INDEX -9
 
 /**
+ * The largest best-first queue any request gets (a larger `qsize` means this).
+ */
+#define MAX_QUEUE (1 << 16)
+
+/**
  * The layout version written, and the only one read.
  */
-#define FORMAT_VERSION 2
+#define FORMAT_VERSION 3
 
 /**
  * A PQP model (opaque in C).

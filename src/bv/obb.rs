@@ -421,7 +421,16 @@ pub(crate) struct CollideNode {
 impl CollideNode {
     /// The packed form of a node whose box is `obb` (holding its vertices, axes orthonormal
     /// to 1e-9) and whose sphere is `sphere` (holding them too).
+    #[cfg(test)]
     pub fn new(obb: &Obb, sphere: &Sphere, frame: &PackedFrame, payload: u32) -> CollideNode {
+        let mut node = CollideNode::with_box(obb, frame, payload);
+        node.set_sphere(sphere, frame);
+        node
+    }
+
+    /// [`CollideNode::new`] without the sphere (zero until [`CollideNode::set_sphere`]): the
+    /// build knows a node's box before its children, its sphere only after them.
+    pub fn with_box(obb: &Obb, frame: &PackedFrame, payload: u32) -> CollideNode {
         let mut order = [0usize, 1, 2];
         order.sort_by(|&i, &j| obb.half[i].total_cmp(&obb.half[j]));
         let axis = |i: usize| obb.axes.column(order[i]).into_owned();
@@ -440,14 +449,19 @@ impl CollideNode {
             let grow = (1e-9 + e * 1.01) * sum + (1.0 + 1e-6) * dc;
             f32_up((half[order[i]] + grow) * (1.0 + 1e-12))
         });
+        let row = |k: usize| [stored[0][k] as f32, stored[1][k] as f32, stored[2][k] as f32, cs[k] as f32];
+        // The box's cross-section: holds every vertex within half[0] (the slab along axis 0).
+        let rect = [0.0, 0.0, h[1], h[2]];
+        CollideNode { frame: [row(0), row(1), row(2)], half: h, sphere: [0.0; 4], rect, payload }
+    }
+
+    /// Stores `sphere` (holding the node's vertices), rounded outward.
+    pub fn set_sphere(&mut self, sphere: &Sphere, frame: &PackedFrame) {
         let (sc, s_err) = frame.to_packed(&sphere.center);
         let ss = sc.map(f32_near);
         let ds = (sc - ss.map(|v| v as f64)).norm() + s_err;
         let radius = f32_up((sphere.radius / frame.unit + ds) * (1.0 + 1e-12));
-        let row = |k: usize| [stored[0][k] as f32, stored[1][k] as f32, stored[2][k] as f32, cs[k] as f32];
-        // The box's cross-section: holds every vertex within half[0] (the slab along axis 0).
-        let rect = [0.0, 0.0, h[1], h[2]];
-        CollideNode { frame: [row(0), row(1), row(2)], half: h, sphere: [ss.x, ss.y, ss.z, radius], rect, payload }
+        self.sphere = [ss.x, ss.y, ss.z, radius];
     }
 
     /// Replaces the rectangle by the (smaller) one of `rss`, the node's swept sphere fitted
@@ -537,6 +551,20 @@ impl NodePair {
             rect: std::array::from_fn(|i| two(n0.rect[i], n1.rect[i])),
             payload: [n0.payload, n1.payload],
         }
+    }
+    /// Writes `n` into lane `l`.
+    pub fn set_lane(&mut self, l: usize, n: &CollideNode) {
+        for i in 0..4 {
+            self.sphere[i].0[l] = n.sphere[i];
+            self.rect[i].0[l] = n.rect[i];
+        }
+        for k in 0..3 {
+            for i in 0..4 {
+                self.frame[k][i].0[l] = n.frame[k][i];
+            }
+            self.half[k].0[l] = n.half[k];
+        }
+        self.payload[l] = n.payload;
     }
     /// The node of lane `l`.
     pub fn lane(&self, l: usize) -> CollideNode {
