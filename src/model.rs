@@ -216,13 +216,8 @@ impl Model {
     /// The child/leaf word of node `i`.
     #[cfg(test)]
     pub(crate) fn node_word(&self, i: usize) -> u32 {
-        self.node(i).payload
-    }
-
-    /// Node `i` as stored.
-    fn node(&self, i: usize) -> CollideNode {
         let (slot, lane) = slot_of(i);
-        self.collide_slots[slot].lane(lane)
+        self.collide_slots[slot].payload[lane]
     }
 
     /// Checks everything [`Model::check_packed`] does, and that every node's box, sphere and
@@ -232,19 +227,21 @@ impl Model {
         self.check_packed()?;
         let mut stack = Vec::new();
         for i in 0..self.num_nodes() {
-            let node = self.node(i);
-            if node.payload & LEAF_BIT != 0 {
+            let (slot, lane) = slot_of(i);
+            let node = &self.collide_slots[slot];
+            if node.is_leaf(lane) {
                 continue; // checked by check_packed
             }
             stack.clear();
             stack.push(i);
             while let Some(k) = stack.pop() {
-                let below = self.node(k);
-                if below.payload & LEAF_BIT != 0 {
-                    let t = &self.triangles[(below.payload & !LEAF_BIT) as usize];
-                    self.holds(i, &node, t)?;
+                let (s, l) = slot_of(k);
+                let below = &self.collide_slots[s];
+                if below.is_leaf(l) {
+                    self.holds(i, node, lane, &self.triangles[below.triangle(l)])?;
                 } else {
-                    stack.extend([below.payload as usize, below.payload as usize + 1]);
+                    let c = below.first_child(l) as usize;
+                    stack.extend([c, c + 1]);
                 }
             }
         }
@@ -254,9 +251,10 @@ impl Model {
     /// The checks of a packed tree that take time linear in its size, which loading a
     /// serialized model runs:
     /// * `n` slots for `n` triangles, slot 0 holding the same node (the root) in both lanes;
-    /// * the structure: from the root, every inner node's children are a pair `2k − 1, 2k`
-    ///   after it, every one of the `2n − 1` nodes is reached exactly once, and every
-    ///   triangle is in exactly one leaf;
+    /// * the structure: every inner node's children are a pair `2k − 1, 2k` after it, and
+    ///   every pair is some node's children exactly once (so every node but the root has
+    ///   exactly one parent, of smaller index: the nodes form one tree from the root), and
+    ///   every triangle is in exactly one leaf;
     /// * every number is finite, half-extents, radii and rectangle half-lengths are not
     ///   negative, and each box's axes are orthonormal to 1e-6;
     /// * every leaf's box, sphere and rectangle hold its triangle.
@@ -268,81 +266,109 @@ impl Model {
     /// worse.
     pub fn check_packed(&self) -> Result<(), String> {
         let n = self.triangles.len();
-        let num_nodes = 2 * n - 1;
-        if self.collide_slots.len() != n {
-            return Err(format!("{} packed node pairs for {n} triangles", self.collide_slots.len()));
+        let slots = &self.collide_slots;
+        if slots.len() != n {
+            return Err(format!("{} packed node pairs for {n} triangles", slots.len()));
         }
-        let (root0, root1) = (self.collide_slots[0].lane(0), self.collide_slots[0].lane(1));
-        if !same_bits(&root0, &root1) {
+        if pair_words(&slots[0])[..].chunks(2).any(|w| w[0] != w[1]) {
             return Err("the root's two lanes differ".into());
         }
-        for i in 0..num_nodes {
-            let node = self.node(i);
-            let numbers = node.frame.iter().flatten().chain(&node.half).chain(&node.sphere).chain(&node.rect);
-            if !numbers.clone().all(|v| v.is_finite()) {
-                return Err(format!("node {i}: a number is NaN or infinite"));
-            }
-            if node.half.iter().chain([&node.sphere[3], &node.rect[2], &node.rect[3]]).any(|&v| v < 0.0) {
-                return Err(format!("node {i}: a negative extent"));
-            }
-            let axis = |j: usize| Vec3::new(node.frame[0][j] as f64, node.frame[1][j] as f64, node.frame[2][j] as f64);
-            let axes = [axis(0), axis(1), axis(2)];
-            for a in 0..3 {
-                for b in a..3 {
-                    let want = if a == b { 1.0 } else { 0.0 };
-                    if !((axes[a].dot(&axes[b]) - want).abs() <= AXES_TOLERANCE) {
-                        return Err(format!("node {i}: box axes are not orthonormal"));
-                    }
-                }
-            }
-        }
-        // The structure: a walk from the root.
-        let mut reached = vec![false; num_nodes];
-        let mut seen = vec![false; n];
-        let mut stack = vec![0usize];
-        let mut count = 0usize;
-        while let Some(i) = stack.pop() {
-            if std::mem::replace(&mut reached[i], true) {
-                return Err(format!("node {i} is reached twice"));
-            }
-            count += 1;
-            let node = self.node(i);
-            if node.payload & LEAF_BIT != 0 {
-                let t = (node.payload & !LEAF_BIT) as usize;
-                if t >= n || std::mem::replace(&mut seen[t], true) {
-                    return Err(format!("leaf {i} has a bad or repeated triangle {t}"));
-                }
-                self.holds(i, &node, &self.triangles[t])?;
-            } else {
-                let c = node.payload as usize;
-                // Children come in the pairs 2k - 1, 2k (which the queries rely on).
-                if c <= i || c + 1 >= num_nodes || c % 2 == 0 {
-                    return Err(format!("node {i} has children {c}, {}", c + 1));
-                }
-                stack.extend([c, c + 1]);
+        // Large models: two halves of the slots on two threads (this is most of the time of
+        // loading a serialized model that is not spent writing fresh memory).
+        let parallel =
+            n >= crate::serialize::PARALLEL_PAIRS && std::thread::available_parallelism().is_ok_and(|p| p.get() > 1);
+        let ((mut parented, mut seen), second) = if parallel {
+            std::thread::scope(|scope| {
+                let helper = scope.spawn(|| self.check_slots(n / 2..n));
+                let first = self.check_slots(0..n / 2);
+                let second = helper.join().unwrap_or_else(|_| Err("the check panicked".into()));
+                first.map(|f| (f, Some(second)))
+            })?
+        } else {
+            (self.check_slots(0..n)?, None)
+        };
+        if let Some(second) = second {
+            let (p2, s2) = second?;
+            if !parented.merge(&p2) || !seen.merge(&s2) {
+                return Err("a pair of nodes has two parents or a triangle two leaves".into());
             }
         }
-        if count != num_nodes || seen.iter().any(|s| !s) {
+        // n - 1 pairs of children, each with one parent: n - 1 inner nodes and n leaves.
+        if parented.count() != n - 1 || seen.count() != n {
             return Err("some nodes or triangles are unreachable".into());
         }
         Ok(())
     }
 
-    /// Whether node `i` (`node`) holds the corners of `t` in its box, sphere and rectangle.
-    fn holds(&self, i: usize, node: &CollideNode, t: &Triangle) -> Result<(), String> {
+    /// [`Model::check_packed`] of the nodes in `slots`, in index order (node `2s + l - 1` is
+    /// lane `l` of slot `s`; the root is lane 0 of slot 0, whose lane 1 is the same): the
+    /// child pairs they point to (by slot) and the triangles of their leaves.
+    fn check_slots(&self, range: std::ops::Range<usize>) -> Result<(Bits, Bits), String> {
+        let n = self.triangles.len();
+        let num_nodes = 2 * n - 1;
+        let mut parented = Bits::new(n);
+        let mut seen = Bits::new(n);
+        for (s, pair) in self.collide_slots[range.clone()].iter().enumerate().map(|(k, p)| (range.start + k, p)) {
+            let lanes = if s == 0 { 0..1 } else { 0..2 };
+            if let Err(what) = numbers_ok(pair) {
+                let l = lanes.clone().find(|&l| numbers_ok(&lane_only(pair, l)).is_err()).unwrap_or(0);
+                return Err(format!("node {}: {what}", (2 * s + l).max(1) - 1));
+            }
+            for l in lanes {
+                let i = (2 * s + l).max(1) - 1;
+                if pair.is_leaf(l) {
+                    let t = pair.triangle(l);
+                    if t >= n || seen.set(t) {
+                        return Err(format!("leaf {i} has a bad or repeated triangle {t}"));
+                    }
+                    self.holds(i, pair, l, &self.triangles[t])?;
+                } else {
+                    let c = pair.first_child(l) as usize;
+                    // Children come in the pairs 2k - 1, 2k (which the queries rely on).
+                    if c <= i || c + 1 >= num_nodes || c % 2 == 0 || parented.set((c + 1) / 2) {
+                        return Err(format!("node {i} has children {c}, {} (or shares them)", c + 1));
+                    }
+                }
+            }
+        }
+        Ok((parented, seen))
+    }
+
+    /// Whether node `i` (lane `l` of `pair`) holds the corners of `t` in its box, sphere and
+    /// rectangle, each up to 1e-12 packed units. (The rounding of these measures is far
+    /// below that, and the nodes are padded by far more: see `CollideNode::new`.)
+    #[inline]
+    fn holds(&self, i: usize, pair: &NodePair, l: usize, t: &Triangle) -> Result<(), String> {
+        const TOL: f64 = 1e-12;
         let f = &self.packed_frame;
-        // (The rounding of the measures is far below the tolerance, and the nodes are
-        // padded by far more: see `CollideNode::new`.)
-        let tol = 1e-12;
+        let fr = |k: usize, a: usize| pair.frame[k][a].0[l] as f64;
+        let c = [fr(0, 3), fr(1, 3), fr(2, 3)];
+        // ax[a][k]: coordinate k of box axis a.
+        let ax = [[fr(0, 0), fr(1, 0), fr(2, 0)], [fr(0, 1), fr(1, 1), fr(2, 1)], [fr(0, 2), fr(1, 2), fr(2, 2)]];
+        let h = [pair.half[0].0[l] as f64, pair.half[1].0[l] as f64, pair.half[2].0[l] as f64];
+        let sc = [pair.sphere[0].0[l] as f64, pair.sphere[1].0[l] as f64, pair.sphere[2].0[l] as f64];
+        let reach = pair.sphere[3].0[l] as f64 + TOL;
+        let rect =
+            [pair.rect[0].0[l] as f64, pair.rect[1].0[l] as f64, pair.rect[2].0[l] as f64, pair.rect[3].0[l] as f64];
+        let out = |u: f64, half: f64| (u.abs() - half).max(0.0);
         for p in t {
-            let x = (p - f.origin) / f.unit;
-            if !node.box_holds(&x, tol) {
+            let x = [(p.x - f.origin.x) / f.unit, (p.y - f.origin.y) / f.unit, (p.z - f.origin.z) / f.unit];
+            let d = [x[0] - c[0], x[1] - c[1], x[2] - c[2]];
+            let u = [
+                ax[0][0] * d[0] + ax[0][1] * d[1] + ax[0][2] * d[2],
+                ax[1][0] * d[0] + ax[1][1] * d[1] + ax[1][2] * d[2],
+                ax[2][0] * d[0] + ax[2][1] * d[1] + ax[2][2] * d[2],
+            ];
+            if !(u[0].abs() <= h[0] + TOL && u[1].abs() <= h[1] + TOL && u[2].abs() <= h[2] + TOL) {
                 return Err(format!("node {i}: box misses a vertex below it"));
             }
-            if !node.sphere_holds(&x, tol) {
+            let e = [x[0] - sc[0], x[1] - sc[1], x[2] - sc[2]];
+            if !(e[0] * e[0] + e[1] * e[1] + e[2] * e[2] <= reach * reach) {
                 return Err(format!("node {i}: bounding sphere misses a vertex below it"));
             }
-            if !(node.rect_distance(&x) <= node.half[0] as f64 + tol) {
+            // The rectangle: in the plane through the centre normal to axis 0.
+            let (d1, d2) = (out(u[1] - rect[0], rect[2]), out(u[2] - rect[1], rect[3]));
+            if !(u[0] * u[0] + d1 * d1 + d2 * d2 <= (h[0] + TOL) * (h[0] + TOL)) {
                 return Err(format!("node {i}: swept-sphere rectangle misses a vertex below it"));
             }
         }
@@ -350,17 +376,111 @@ impl Model {
     }
 }
 
+/// A fixed set of bits.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(len: usize) -> Bits {
+        Bits(vec![0; len.div_ceil(64)])
+    }
+    /// Sets bit `i`; returns whether it was set already.
+    fn set(&mut self, i: usize) -> bool {
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        let was = self.0[w] & b != 0;
+        self.0[w] |= b;
+        was
+    }
+    /// Adds the bits of `other`; false if the two shared one.
+    fn merge(&mut self, other: &Bits) -> bool {
+        let mut disjoint = true;
+        for (w, o) in self.0.iter_mut().zip(&other.0) {
+            disjoint &= *w & o == 0;
+            *w |= o;
+        }
+        disjoint
+    }
+    fn count(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+/// The 48 words of a node pair, as stored: the sphere (centre, radius), the box frame's rows,
+/// the half-extents, the rectangle, each number lane 0 then lane 1 (`f32` bits), then the
+/// two child/leaf words. (The serialized format's layout.)
+pub(crate) fn pair_words(p: &NodePair) -> [u32; 48] {
+    let mut out = [0u32; 48];
+    let mut put = |k: usize, v: &crate::bv::obb::P32| {
+        out[2 * k] = v.0[0].to_bits();
+        out[2 * k + 1] = v.0[1].to_bits();
+    };
+    for i in 0..4 {
+        put(i, &p.sphere[i]);
+        put(19 + i, &p.rect[i]);
+    }
+    for r in 0..3 {
+        for c in 0..4 {
+            put(4 + 4 * r + c, &p.frame[r][c]);
+        }
+        put(16 + r, &p.half[r]);
+    }
+    out[46] = p.payload[0];
+    out[47] = p.payload[1];
+    out
+}
+
+/// The node pair of [`pair_words`].
+pub(crate) fn pair_from_words(w: &[u32; 48]) -> NodePair {
+    let two = |k: usize| crate::bv::obb::P32([f32::from_bits(w[2 * k]), f32::from_bits(w[2 * k + 1])]);
+    NodePair {
+        sphere: std::array::from_fn(two),
+        frame: std::array::from_fn(|r| std::array::from_fn(|c| two(4 + 4 * r + c))),
+        half: std::array::from_fn(|i| two(16 + i)),
+        rect: std::array::from_fn(|i| two(19 + i)),
+        payload: [w[46], w[47]],
+    }
+}
+
+/// `pair` with lane `l` in both lanes.
+fn lane_only(pair: &NodePair, l: usize) -> NodePair {
+    let mut w = pair_words(pair);
+    for k in 0..24 {
+        w[2 * k + 1 - l] = w[2 * k + l];
+    }
+    pair_from_words(&w)
+}
+
+/// Both lanes of `pair`: every number finite, extents not negative, box axes orthonormal.
+#[inline]
+fn numbers_ok(pair: &NodePair) -> Result<(), &'static str> {
+    let w = pair_words(pair);
+    if !w[..46].iter().fold(true, |ok, &x| ok & (x & 0x7f80_0000 != 0x7f80_0000)) {
+        return Err("a number is NaN or infinite");
+    }
+    // Sphere radius (words 6, 7), half-extents (32..38), rectangle half-lengths (42..46).
+    let extents = w[6..8].iter().chain(&w[32..38]).chain(&w[42..46]);
+    if !extents.fold(true, |ok, &x| ok & (f32::from_bits(x) >= 0.0)) {
+        return Err("a negative extent");
+    }
+    for l in 0..2 {
+        let fr = |k: usize, a: usize| pair.frame[k][a].0[l] as f64;
+        let dot = |a: usize, b: usize| fr(0, a) * fr(0, b) + fr(1, a) * fr(1, b) + fr(2, a) * fr(2, b);
+        let off = |v: f64, want: f64| (v - want).abs();
+        let worst = off(dot(0, 0), 1.0)
+            .max(off(dot(1, 1), 1.0))
+            .max(off(dot(2, 2), 1.0))
+            .max(off(dot(0, 1), 0.0))
+            .max(off(dot(0, 2), 0.0))
+            .max(off(dot(1, 2), 0.0));
+        if !(worst <= AXES_TOLERANCE) {
+            return Err("box axes are not orthonormal");
+        }
+    }
+    Ok(())
+}
+
 /// How far from orthonormal stored (`f32`) box axes may be: built ones are within a few
 /// `f32` roundings (about 2e-7); the queries' guards cover up to 1.5e-6.
 const AXES_TOLERANCE: f64 = 1e-6;
-
-/// Bitwise equality of two packed nodes.
-fn same_bits(a: &CollideNode, b: &CollideNode) -> bool {
-    let bits = |n: &CollideNode| -> Vec<u32> {
-        n.frame.iter().flatten().chain(&n.half).chain(&n.sphere).chain(&n.rect).map(|v| v.to_bits()).collect()
-    };
-    a.payload == b.payload && bits(a) == bits(b)
-}
 
 fn magnitude(triangles: &[Triangle]) -> f64 {
     triangles.iter().flat_map(|t| t.iter()).map(|p| p.amax()).fold(0.0, f64::max)

@@ -47,9 +47,11 @@
 //! Versions 1 and 2 (which stored `f64` swept spheres and refitted every box on load) are
 //! refused with an error that says so: rebuild the model from its triangles.
 
-use crate::bv::obb::{NodePair, P32};
+use std::mem::MaybeUninit;
+
+use crate::bv::obb::NodePair;
 use crate::math::{Triangle, Vec3};
-use crate::model::Model;
+use crate::model::{Model, pair_from_words, pair_words};
 
 /// The first eight bytes of every serialized model.
 pub const MAGIC: [u8; 8] = *b"RPQMODEL";
@@ -106,29 +108,6 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     mix(folded, bytes.len() as u64)
 }
 
-/// The 48 words of a node pair, in the order of the format.
-fn pair_words(p: &NodePair) -> [u32; PAIR_WORDS] {
-    let mut out = [0u32; PAIR_WORDS];
-    let numbers = p.sphere.iter().chain(p.frame.iter().flatten()).chain(&p.half).chain(&p.rect);
-    for (k, v) in numbers.flat_map(|x| x.0).enumerate() {
-        out[k] = v.to_bits();
-    }
-    out[PAIR_WORDS - 2..].copy_from_slice(&p.payload);
-    out
-}
-
-/// A node pair from its 48 words.
-fn pair_from_words(w: &[u32; PAIR_WORDS]) -> NodePair {
-    let two = |k: usize| P32([f32::from_bits(w[2 * k]), f32::from_bits(w[2 * k + 1])]);
-    NodePair {
-        sphere: std::array::from_fn(|i| two(i)),
-        frame: std::array::from_fn(|r| std::array::from_fn(|c| two(4 + 4 * r + c))),
-        half: std::array::from_fn(|i| two(16 + i)),
-        rect: std::array::from_fn(|i| two(19 + i)),
-        payload: [w[PAIR_WORDS - 2], w[PAIR_WORDS - 1]],
-    }
-}
-
 /// The model, its hierarchy included, as bytes (see the module documentation).
 pub fn model_to_bytes(model: &Model) -> Vec<u8> {
     let n = model.num_triangles();
@@ -163,22 +142,69 @@ pub fn model_to_bytes(model: &Model) -> Vec<u8> {
 /// bytes are truncated, corrupted, of another format version or not a model at all. The
 /// checks are linear in the size (see the module documentation for what they leave out).
 pub fn model_from_bytes(bytes: &[u8]) -> Result<Model, String> {
-    let (n, body) = check_header(bytes)?;
+    let n = check_header(bytes)?;
+    let body = &bytes[HEADER_BYTES..bytes.len() - TRAILER_BYTES];
     let (tri_bytes, rest) = body.split_at(n * TRIANGLE_BYTES);
     let (id_bytes, pair_bytes) = rest.split_at(n * ID_BYTES);
-    let f64_at = |b: &[u8]| f64::from_le_bytes(b.try_into().expect("8 bytes"));
-    let triangles: Vec<Triangle> = tri_bytes
-        .chunks_exact(TRIANGLE_BYTES)
-        .map(|t| std::array::from_fn(|c| Vec3::from_fn(|k, _| f64_at(&t[24 * c + 8 * k..24 * c + 8 * k + 8]))))
-        .collect();
-    let ids: Vec<i32> = id_bytes.chunks_exact(ID_BYTES).map(|b| i32::from_le_bytes(b.try_into().expect("4"))).collect();
-    let slots: Vec<NodePair> = pair_bytes
-        .chunks_exact(PAIR_BYTES)
-        .map(|p| {
-            pair_from_words(&std::array::from_fn(|k| u32::from_le_bytes(p[4 * k..4 * k + 4].try_into().expect("4"))))
-        })
-        .collect();
+    // Loading is mostly writing fresh memory (the kernel's page faults: about 0.25 s for the
+    // 536 MB of 2M triangles on the project's 2-core machine), so a large model is decoded on
+    // two threads: this one the triangles, ids and first half of the nodes, a helper the
+    // checksum and the second half of the nodes.
+    let split =
+        if n >= PARALLEL_PAIRS && std::thread::available_parallelism().is_ok_and(|p| p.get() > 1) { n / 2 } else { n };
+    let mut slots: Vec<NodePair> = Vec::with_capacity(n);
+    let (first, second) = slots.spare_capacity_mut()[..n].split_at_mut(split);
+    let (first_bytes, second_bytes) = pair_bytes.split_at(split * PAIR_BYTES);
+    let decode = |out: &mut [MaybeUninit<NodePair>], bytes: &[u8]| {
+        for (o, p) in out.iter_mut().zip(bytes.chunks_exact(PAIR_BYTES)) {
+            o.write(pair_from_words(&std::array::from_fn(|k| {
+                u32::from_le_bytes(p[4 * k..4 * k + 4].try_into().expect("4 bytes"))
+            })));
+        }
+    };
+    let sum_ok = |bytes: &[u8]| {
+        let end = bytes.len() - TRAILER_BYTES;
+        bytes[end..] == checksum(&bytes[..end]).to_le_bytes()
+    };
+    let (triangles, ids, sum_ok) = std::thread::scope(|scope| {
+        let helper = (split < n).then(|| {
+            scope.spawn(|| {
+                decode(second, second_bytes);
+                sum_ok(bytes)
+            })
+        });
+        let triangles = decode_triangles(tri_bytes);
+        let ids: Vec<i32> =
+            id_bytes.chunks_exact(ID_BYTES).map(|b| i32::from_le_bytes(b.try_into().expect("4 bytes"))).collect();
+        decode(first, first_bytes);
+        let sum_ok = match helper {
+            Some(h) => h.join().unwrap_or(false),
+            None => sum_ok(bytes),
+        };
+        (triangles, ids, sum_ok)
+    });
+    if !sum_ok {
+        return Err("corrupted serialized model (checksum mismatch)".into());
+    }
+    // SAFETY: every element of slots[..n] was written: `first` by `decode` on this thread and
+    // `second` by the helper (or empty), each over as many chunks of PAIR_BYTES as it has
+    // elements (`pair_bytes` is n * PAIR_BYTES long, split at `split` pairs).
+    unsafe { slots.set_len(n) };
     Model::from_packed(triangles, ids, slots).map_err(|e| format!("corrupted serialized model ({e})"))
+}
+
+/// Node pairs at and above which loading decodes on two threads (below, a thread costs more
+/// than it saves).
+pub(crate) const PARALLEL_PAIRS: usize = 1 << 16;
+
+fn decode_triangles(bytes: &[u8]) -> Vec<Triangle> {
+    bytes
+        .chunks_exact(TRIANGLE_BYTES)
+        .map(|t| {
+            let v = |k: usize| f64::from_le_bytes(t[8 * k..8 * k + 8].try_into().expect("8 bytes"));
+            [Vec3::new(v(0), v(1), v(2)), Vec3::new(v(3), v(4), v(5)), Vec3::new(v(6), v(7), v(8))]
+        })
+        .collect()
 }
 
 /// [`model_from_bytes`], and then [`Model::validate`]: also checks that every node's volumes
@@ -190,9 +216,9 @@ pub fn model_from_bytes_validated(bytes: &[u8]) -> Result<Model, String> {
     Ok(model)
 }
 
-/// Checks the header, the length and the checksum; returns `n` and the bytes between the
-/// header and the checksum.
-fn check_header(bytes: &[u8]) -> Result<(usize, &[u8]), String> {
+/// Checks the header and the length against it; returns `n`. (The checksum is checked while
+/// decoding.)
+fn check_header(bytes: &[u8]) -> Result<usize, String> {
     if bytes.len() < HEADER_BYTES + TRAILER_BYTES {
         return Err(format!("{} bytes are too few for a serialized model", bytes.len()));
     }
@@ -226,11 +252,7 @@ fn check_header(bytes: &[u8]) -> Result<(usize, &[u8]), String> {
             bytes.len()
         ));
     }
-    let end = bytes.len() - TRAILER_BYTES;
-    if u64_at(end) != checksum(&bytes[..end]) {
-        return Err("corrupted serialized model (checksum mismatch)".into());
-    }
-    Ok((n as usize, &bytes[HEADER_BYTES..end]))
+    Ok(n as usize)
 }
 
 #[cfg(test)]
@@ -442,6 +464,34 @@ mod tests {
         bad[w(last, PAYLOAD)..w(last, PAYLOAD) + 4].copy_from_slice(&wa.to_le_bytes());
         reseal(&mut bad);
         assert!(model_from_bytes(&bad).is_err(), "leaves swapped across the tree");
+    }
+
+    /// Large models are decoded and checked on two threads: same model, and corruptions
+    /// that only the merged halves reveal are refused.
+    #[test]
+    fn large_models_load_on_two_threads() {
+        let model = torus(185, 1.0, 0.3);
+        let n = model.num_triangles();
+        assert!(n >= PARALLEL_PAIRS);
+        let bytes = model_to_bytes(&model);
+        let loaded = model_from_bytes(&bytes).unwrap();
+        assert_eq!(model_to_bytes(&loaded), bytes);
+        let inner = |i: usize| model.node_word(i) & crate::model::LEAF_BIT == 0;
+        let half = |i: usize| usize::from((i + 1) / 2 >= n / 2);
+        // An inner node of the first half given the children of one of the second (which
+        // come after both).
+        let a = (0..model.num_nodes()).find(|&a| inner(a) && half(a) == 1).expect("an inner node");
+        let b = (1..model.num_nodes()).find(|&b| inner(b) && half(b) == 0).expect("an inner node");
+        let mut bad = bytes.clone();
+        let at = word_at(&model, b, PAYLOAD);
+        bad[at..at + 4].copy_from_slice(&model.node_word(a).to_le_bytes());
+        reseal(&mut bad);
+        assert!(model_from_bytes(&bad).unwrap_err().contains("two parents"));
+        // A flipped bit in the second half (the helper's checksum).
+        let mut bad = bytes.clone();
+        let last = bad.len() - TRAILER_BYTES - 1;
+        bad[last] ^= 4;
+        assert!(model_from_bytes(&bad).unwrap_err().contains("checksum"));
     }
 
     /// An inner node whose volumes miss vertices below it passes the linear checks (the
