@@ -496,21 +496,6 @@ impl CollideNode {
         let (d1, d2, d0) = (out(u1, self.rect[2]), out(u2, self.rect[3]), along(0));
         (d0 * d0 + d1 * d1 + d2 * d2).sqrt()
     }
-
-    /// True when `x` (packed coordinates) is in every slab of the box, up to `tolerance`;
-    /// for tests and validation.
-    pub fn box_holds(&self, x: &Vec3, tolerance: f64) -> bool {
-        (0..3).all(|i| {
-            let proj: f64 = (0..3).map(|k| self.frame[k][i] as f64 * (x[k] - self.frame[k][3] as f64)).sum();
-            proj.abs() <= self.half[i] as f64 + tolerance
-        })
-    }
-
-    /// True when `x` (packed coordinates) is in the sphere, up to `tolerance`.
-    pub fn sphere_holds(&self, x: &Vec3, tolerance: f64) -> bool {
-        let c = Vec3::new(self.sphere[0] as f64, self.sphere[1] as f64, self.sphere[2] as f64);
-        (x - c).norm() <= self.sphere[3] as f64 + tolerance
-    }
 }
 
 /// One number of two nodes, lane 0 and lane 1, as stored: `f32`, widened when loaded.
@@ -565,16 +550,6 @@ impl NodePair {
             self.half[k].0[l] = n.half[k];
         }
         self.payload[l] = n.payload;
-    }
-    /// The node of lane `l`.
-    pub fn lane(&self, l: usize) -> CollideNode {
-        CollideNode {
-            frame: std::array::from_fn(|k| std::array::from_fn(|i| self.frame[k][i].0[l])),
-            half: std::array::from_fn(|i| self.half[i].0[l]),
-            sphere: std::array::from_fn(|i| self.sphere[i].0[l]),
-            rect: std::array::from_fn(|i| self.rect[i].0[l]),
-            payload: self.payload[l],
-        }
     }
     #[inline(always)]
     pub fn is_leaf(&self, l: usize) -> bool {
