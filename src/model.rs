@@ -56,6 +56,13 @@ impl ModelBuilder {
         ModelBuilder::default()
     }
 
+    /// A builder with room for `triangles` triangles (PQP's `BeginModel` hint): adding that
+    /// many reallocates nothing, so no outgrown arrays are left in the allocator's free
+    /// lists.
+    pub fn with_capacity(triangles: usize) -> ModelBuilder {
+        ModelBuilder { triangles: Vec::with_capacity(triangles), ids: Vec::with_capacity(triangles) }
+    }
+
     /// Appends a triangle; refuses (and stores nothing) if a coordinate is not finite.
     pub fn add_triangle(&mut self, triangle: Triangle, id: i32) -> Result<(), BuildError> {
         if !triangle_is_finite(&triangle) {
