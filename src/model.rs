@@ -286,9 +286,13 @@ impl Model {
             n >= crate::serialize::PARALLEL_PAIRS && std::thread::available_parallelism().is_ok_and(|p| p.get() > 1);
         let ((mut parented, mut seen), second) = if parallel {
             std::thread::scope(|scope| {
-                let helper = scope.spawn(|| self.check_slots(n / 2..n));
+                // (If no thread can be had, this thread checks both halves.)
+                let helper = std::thread::Builder::new().spawn_scoped(scope, || self.check_slots(n / 2..n));
                 let first = self.check_slots(0..n / 2);
-                let second = helper.join().unwrap_or_else(|_| Err("the check panicked".into()));
+                let second = match helper {
+                    Ok(h) => h.join().unwrap_or_else(|_| Err("the check panicked".into())),
+                    Err(_) => self.check_slots(n / 2..n),
+                };
                 first.map(|f| (f, Some(second)))
             })?
         } else {

@@ -166,9 +166,10 @@ pub fn model_from_bytes(bytes: &[u8]) -> Result<Model, String> {
         let end = bytes.len() - TRAILER_BYTES;
         bytes[end..] == checksum(&bytes[..end]).to_le_bytes()
     };
-    let (triangles, ids, sum_ok) = std::thread::scope(|scope| {
+    let (triangles, ids, helper_sum) = std::thread::scope(|scope| {
+        // (If no thread can be had, the second half is decoded below, on this thread.)
         let helper = (split < n).then(|| {
-            scope.spawn(|| {
+            std::thread::Builder::new().spawn_scoped(scope, || {
                 decode(second, second_bytes);
                 sum_ok(bytes)
             })
@@ -177,18 +178,23 @@ pub fn model_from_bytes(bytes: &[u8]) -> Result<Model, String> {
         let ids: Vec<i32> =
             id_bytes.chunks_exact(ID_BYTES).map(|b| i32::from_le_bytes(b.try_into().expect("4 bytes"))).collect();
         decode(first, first_bytes);
-        let sum_ok = match helper {
-            Some(h) => h.join().unwrap_or(false),
-            None => sum_ok(bytes),
-        };
-        (triangles, ids, sum_ok)
+        (triangles, ids, helper.and_then(Result::ok).map(|h| h.join().unwrap_or(false)))
     });
+    let sum_ok = match helper_sum {
+        Some(ok) => ok,
+        None => {
+            decode(&mut slots.spare_capacity_mut()[split..n], second_bytes);
+            sum_ok(bytes)
+        }
+    };
     if !sum_ok {
         return Err("corrupted serialized model (checksum mismatch)".into());
     }
     // SAFETY: every element of slots[..n] was written: `first` by `decode` on this thread and
-    // `second` by the helper (or empty), each over as many chunks of PAIR_BYTES as it has
-    // elements (`pair_bytes` is n * PAIR_BYTES long, split at `split` pairs).
+    // `second` (empty when split == n) by the helper or, when it could not be started, by
+    // `decode` above; each over as many chunks of PAIR_BYTES as it has elements
+    // (`pair_bytes` is n * PAIR_BYTES long, split at `split` pairs). A helper that panicked
+    // (it cannot: no indexing in `decode` is out of range) gives `false`: no set_len.
     unsafe { slots.set_len(n) };
     Model::from_packed(triangles, ids, slots).map_err(|e| format!("corrupted serialized model ({e})"))
 }
