@@ -157,11 +157,21 @@ impl Model {
         if triangles.len() >= (LEAF_BIT - 1) as usize {
             return Err(BuildError::TooManyTriangles.to_string());
         }
-        if !triangles.iter().all(triangle_is_finite) {
+        // Finiteness, bounding box and magnitude in one pass.
+        let mut lo = Vec3::repeat(f64::INFINITY);
+        let mut hi = Vec3::repeat(f64::NEG_INFINITY);
+        let mut finite = true;
+        for p in triangles.iter().flatten() {
+            lo = lo.inf(p);
+            hi = hi.sup(p);
+            finite &= p.x.is_finite() & p.y.is_finite() & p.z.is_finite();
+        }
+        if !finite {
             return Err(BuildError::NonFiniteCoordinate.to_string());
         }
-        let packed_frame = PackedFrame::around(triangles.iter().flatten().copied());
-        let magnitude = magnitude(&triangles);
+        // (The frame depends on the bounding box only, the magnitude on its corners.)
+        let packed_frame = PackedFrame::around([lo, hi].into_iter());
+        let magnitude = lo.amax().max(hi.amax());
         let model = Model { triangles, ids, collide_slots, packed_frame, magnitude };
         model.check_packed()?;
         Ok(model)
