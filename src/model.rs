@@ -837,6 +837,30 @@ mod tests {
         }
     }
 
+    /// The builder's three ways give the same model (the same packed nodes, leaf order and
+    /// ids), and a build reorders nothing but the arrays it was given.
+    #[test]
+    fn builder_ways_agree() {
+        let (tris, ids) = grid(6);
+        let mut b = ModelBuilder::with_capacity(tris.len());
+        for (t, &id) in tris.iter().zip(&ids) {
+            b.add_triangle(*t, id).unwrap();
+        }
+        let (m1, m2) = (b.build().unwrap(), Model::new(tris.clone(), ids.clone()).unwrap());
+        let m3 = b.into_model().unwrap();
+        for m in [&m2, &m3] {
+            m.validate().unwrap();
+            assert_eq!(m.triangles(), m1.triangles());
+            assert_eq!(m.ids(), m1.ids());
+            let words = |m: &Model| m.collide_slots().iter().map(pair_words).collect::<Vec<_>>();
+            assert_eq!(words(m), words(&m1));
+        }
+        // Leaf order is a permutation of the input, ids following their triangles.
+        for (t, id) in m1.triangles().iter().zip(m1.ids()) {
+            assert_eq!(&tris[*id as usize], t);
+        }
+    }
+
     #[test]
     fn refuses_bad_input() {
         assert_eq!(Model::new(vec![], vec![]).unwrap_err(), BuildError::EmptyModel);
