@@ -346,7 +346,7 @@ impl Model {
                 } else {
                     let c = pair.first_child(l) as usize;
                     // Children come in the pairs 2k - 1, 2k (which the queries rely on).
-                    if c <= i || c + 1 >= num_nodes || c % 2 == 0 || parented.set((c + 1) / 2) {
+                    if c <= i || c + 1 >= num_nodes || c % 2 == 0 || parented.set(slot_of(c).0) {
                         return Err(format!("node {i} has children {c}, {} (or shares them)", c + 1));
                     }
                 }
@@ -359,6 +359,7 @@ impl Model {
     /// rectangle, each up to 1e-12 packed units. (The rounding of these measures is far
     /// below that, and the nodes are padded by far more: see `CollideNode::new`.)
     #[inline]
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x <= y)` deliberately also catches NaN
     fn holds(&self, i: usize, pair: &NodePair, l: usize, t: &Triangle) -> Result<(), String> {
         const TOL: f64 = 1e-12;
         let f = &self.packed_frame;
@@ -472,6 +473,7 @@ fn lane_only(pair: &NodePair, l: usize) -> NodePair {
 
 /// Both lanes of `pair`: every number finite, extents not negative, box axes orthonormal.
 #[inline]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x <= y)` deliberately also catches NaN
 fn numbers_ok(pair: &NodePair) -> Result<(), &'static str> {
     let w = pair_words(pair);
     if !w[..46].iter().fold(true, |ok, &x| ok & (x & 0x7f80_0000 != 0x7f80_0000)) {
