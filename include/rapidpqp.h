@@ -286,9 +286,14 @@
 #define VC_ERR_INVALID_INDEX -9
 
 /**
+ * The largest best-first queue any request gets (a larger `qsize` means this).
+ */
+#define MAX_QUEUE (1 << 16)
+
+/**
  * The layout version written, and the only one read.
  */
-#define FORMAT_VERSION 2
+#define FORMAT_VERSION 3
 
 /**
  * A PQP model (opaque in C).
@@ -1095,8 +1100,15 @@ RpqStatus rpq_model_serialize(const struct RpqModel *model,
 
 /**
  * Loads a model written by `rpq_model_serialize` (from `len` bytes at `buf`) and writes it to
- * `*out_model`; free it with `rpq_model_free`. The bytes are checked (length, checksum,
- * finite numbers, the tree's invariants) and never trusted.
+ * `*out_model`; free it with `rpq_model_free`. The stored hierarchy is used as it is (no
+ * refitting): loading takes time linear in `len`, a small fraction of a build. The bytes
+ * are checked: length, checksum, format version (bytes of format versions 1 and 2, from
+ * older releases, are refused: rebuild those models), finite numbers, the tree's structure,
+ * and every leaf's volumes against its triangle. Bytes that fail a check give an error and
+ * no model; whatever the bytes, loading and querying the model cannot crash or read out of
+ * bounds. What the checks do not prove is that the inner nodes' volumes hold all the
+ * triangles below them: deliberately crafted bytes (with a recomputed checksum) can make
+ * queries on the loaded model give wrong answers.
  *
  * Errors: `RPQ_ERR_NULL_POINTER` (`buf` or `out_model` NULL), `RPQ_ERR_INVALID_ARGUMENT`
  * (the bytes are truncated, corrupted, of another format version or not a model).

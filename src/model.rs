@@ -1,13 +1,16 @@
 //! Triangle soups and the bounding-volume hierarchy built over them.
 //!
-//! One tree serves every query: each node has an oriented box (collision) and a rectangle
-//! swept sphere (distance, tolerance) sharing the node's principal axes. Nodes live in one
-//! flat array in depth-first order; an inner node's two children are adjacent.
+//! One tree serves every query: each node has an oriented box (collision), its smallest
+//! bounding sphere, and the rectangle of a swept sphere (distance, tolerance) on the box's
+//! axes. The model holds the nodes only as the queries read them, packed two siblings to a
+//! [`NodePair`] (`Model::collide_slots`, 96 bytes a node, `f32`, rounded outward so that each
+//! volume holds the vertices below it), with the triangles in leaf order and their ids.
 //!
-//! [`Node`] holds the swept sphere. The boxes live only in the collide query's packed nodes
-//! (`Model::collide_slots`): each node's box and smallest bounding sphere, rounded outward
-//! to `f32`, two sibling nodes side by side. They are derived from the nodes (the box axes
-//! are the swept sphere's) and triangles, so [`Model::from_parts`] recomputes them.
+//! The build works top down in `f64` (moment axes, split, box and swept-sphere fits) and
+//! writes each node's packed form as soon as it is complete; the bounding spheres need the
+//! children's, so a node is finished on the way back up. Nothing of size proportional to the
+//! tree is kept besides the packed nodes: the pending nodes (one path from the root) carry
+//! their `f64` boxes, and the finished ones below them their spheres' support points.
 
 use crate::bv::obb::{CollideNode, NodePair, PackedFrame, orthonormal_frame, principal_axes};
 use crate::bv::sphere::{PointSet, Sphere, Support};
@@ -37,42 +40,9 @@ impl std::fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// Marks a leaf in [`Node::payload`].
+/// Marks a leaf in a node's child/leaf word: leaf `LEAF_BIT | triangle index` (leaf order),
+/// inner node: index of the first of its two children.
 pub(crate) const LEAF_BIT: u32 = 1 << 31;
-
-/// One node of the hierarchy: its swept sphere and its place in the tree. (The node's box,
-/// for the collide query, lives in the model's packed collide nodes.)
-#[derive(Clone, Copy, Debug)]
-pub struct Node {
-    pub rss: Rss,
-    /// Leaf: `LEAF_BIT | triangle index`; inner node: index of the first of its two children.
-    payload: u32,
-}
-
-impl Node {
-    #[inline]
-    pub fn is_leaf(&self) -> bool {
-        self.payload & LEAF_BIT != 0
-    }
-    /// Index of the first child (the second is the next one). Only for inner nodes.
-    #[inline]
-    pub fn first_child(&self) -> usize {
-        self.payload as usize
-    }
-    /// Index of the node's triangle in [`Model::triangles`]. Only for leaves.
-    #[inline]
-    pub fn triangle(&self) -> usize {
-        (self.payload & !LEAF_BIT) as usize
-    }
-    /// The raw child/leaf word, for serialization.
-    pub fn payload(&self) -> u32 {
-        self.payload
-    }
-    /// A node from its parts (serialization); [`Model::from_parts`] validates the tree.
-    pub fn from_parts(rss: Rss, payload: u32) -> Node {
-        Node { rss, payload }
-    }
-}
 
 /// Collects triangles and their caller ids, then builds a [`Model`].
 #[derive(Clone, Debug, Default)]
@@ -84,6 +54,13 @@ pub struct ModelBuilder {
 impl ModelBuilder {
     pub fn new() -> ModelBuilder {
         ModelBuilder::default()
+    }
+
+    /// A builder with room for `triangles` triangles (PQP's `BeginModel` hint): adding that
+    /// many reallocates nothing, so no outgrown arrays are left in the allocator's free
+    /// lists.
+    pub fn with_capacity(triangles: usize) -> ModelBuilder {
+        ModelBuilder { triangles: Vec::with_capacity(triangles), ids: Vec::with_capacity(triangles) }
     }
 
     /// Appends a triangle; refuses (and stores nothing) if a coordinate is not finite.
@@ -112,9 +89,15 @@ impl ModelBuilder {
         self.ids.clear();
     }
 
-    /// Builds the hierarchy over the triangles added so far (the builder is left unchanged).
+    /// Builds the hierarchy over the triangles added so far (the builder is left unchanged,
+    /// so the triangles are then held twice: see [`ModelBuilder::into_model`]).
     pub fn build(&self) -> Result<Model, BuildError> {
         Model::new(self.triangles.clone(), self.ids.clone())
+    }
+
+    /// Builds the hierarchy, the model taking over the builder's arrays (no copy).
+    pub fn into_model(self) -> Result<Model, BuildError> {
+        Model::new(self.triangles, self.ids)
     }
 }
 
@@ -124,9 +107,7 @@ impl ModelBuilder {
 pub struct Model {
     triangles: Vec<Triangle>,
     ids: Vec<i32>,
-    nodes: Vec<Node>,
-    /// What the collide query reads of the nodes, two by two (see [`Model::collide_slots`]);
-    /// derived from the nodes and triangles, so it is recomputed rather than serialized.
+    /// The nodes, two by two (see [`Model::collide_slots`]).
     collide_slots: Vec<NodePair>,
     /// The coordinates of `collide_slots`.
     packed_frame: PackedFrame,
@@ -134,17 +115,15 @@ pub struct Model {
     magnitude: f64,
 }
 
-/// Per-triangle quantities the top-down build reuses at every level.
-struct TriStats {
-    centroid: Vec3,
-    /// Weight of the triangle in the moment sums: its area (zero-area triangles get the
-    /// smallest positive area of the model, so they still steer the fit a little).
-    weight: f64,
+fn area(t: &Triangle) -> f64 {
+    0.5 * (t[1] - t[0]).cross(&(t[2] - t[0])).norm()
 }
 
 impl Model {
-    /// Builds the hierarchy over `triangles`, reporting `ids[k]` for triangle k.
-    pub fn new(triangles: Vec<Triangle>, ids: Vec<i32>) -> Result<Model, BuildError> {
+    /// Builds the hierarchy over `triangles`, reporting `ids[k]` for triangle k. The model
+    /// keeps the two arrays, reordered into leaf order in place: besides them the build
+    /// allocates only the packed nodes and what one path from the root needs.
+    pub fn new(mut triangles: Vec<Triangle>, mut ids: Vec<i32>) -> Result<Model, BuildError> {
         assert_eq!(triangles.len(), ids.len(), "one id per triangle");
         if triangles.is_empty() {
             return Err(BuildError::EmptyModel);
@@ -155,78 +134,46 @@ impl Model {
         if !triangles.iter().all(triangle_is_finite) {
             return Err(BuildError::NonFiniteCoordinate);
         }
-        let n = triangles.len();
-        let areas: Vec<f64> = triangles.iter().map(|t| 0.5 * (t[1] - t[0]).cross(&(t[2] - t[0])).norm()).collect();
-        let min_area = areas.iter().copied().filter(|a| *a > 0.0 && a.is_finite()).fold(f64::INFINITY, f64::min);
-        let fallback = if min_area.is_finite() { min_area } else { 1.0 };
-        let stats: Vec<TriStats> = triangles
-            .iter()
-            .zip(&areas)
-            .map(|(t, &a)| TriStats {
-                centroid: (t[0] + t[1] + t[2]) / 3.0,
-                weight: if a > 0.0 && a.is_finite() { a } else { fallback },
-            })
-            .collect();
-
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        let mut nodes: Vec<Node> = Vec::with_capacity(2 * n - 1);
-        let mut boxes: Vec<Obb> = vec![placeholder_box(); 2 * n - 1];
-        nodes.push(placeholder());
-        // (node index, start, end) ranges of `order` still to build; popping the left child
-        // first gives depth-first order.
-        let mut pending: Vec<(usize, usize, usize)> = vec![(0, 0, n)];
-        let mut points: Vec<Vec3> = Vec::new();
-        while let Some((node, start, end)) = pending.pop() {
-            let range = &mut order[start..end];
-            points.clear();
-            points.extend(range.iter().flat_map(|&k| triangles[k as usize]));
-            if range.len() == 1 {
-                let axes = leaf_axes(&triangles[range[0] as usize]);
-                let (obb, rss) = fit_node(&axes, &points);
-                boxes[node] = obb;
-                nodes[node] = Node { rss, payload: LEAF_BIT | start as u32 };
-                continue;
-            }
-            let (axes, mean) = moment_frame(range, &triangles, &stats);
-            let split_axis = axes.column(0).into_owned();
-            let split_value = split_axis.dot(&mean);
-            let mid = start + partition(range, |k| stats[k as usize].centroid.dot(&split_axis) < split_value);
-            let mid = if mid == start || mid == end { start + range.len() / 2 } else { mid };
-            let first_child = nodes.len();
-            nodes.push(placeholder());
-            nodes.push(placeholder());
-            let (obb, rss) = fit_node(&axes, &points);
-            boxes[node] = obb;
-            nodes[node] = Node { rss, payload: first_child as u32 };
-            pending.push((first_child + 1, mid, end));
-            pending.push((first_child, start, mid));
-        }
-
-        let magnitude = triangles.iter().flat_map(|t| t.iter()).map(|p| p.amax()).fold(0.0, f64::max);
-        let leaf_triangles: Vec<Triangle> = order.iter().map(|&k| triangles[k as usize]).collect();
-        let leaf_ids = order.iter().map(|&k| ids[k as usize]).collect();
-        let packed_frame = PackedFrame::around(leaf_triangles.iter().flatten().copied());
-        let collide_slots = collide_slots(&nodes, &boxes, &leaf_triangles, &packed_frame);
-        Ok(Model { triangles: leaf_triangles, ids: leaf_ids, nodes, collide_slots, packed_frame, magnitude })
+        let packed_frame = PackedFrame::around(triangles.iter().flatten().copied());
+        let magnitude = magnitude(&triangles);
+        let collide_slots = build_tree(&mut triangles, &mut ids, &packed_frame);
+        triangles.shrink_to_fit();
+        ids.shrink_to_fit();
+        Ok(Model { triangles, ids, collide_slots, packed_frame, magnitude })
     }
 
-    /// Reassembles a model from the parts of a built one (as serialized), checking the
-    /// tree's invariants so that a corrupted input is refused rather than trusted. Each
-    /// node's box is refitted on its swept sphere's axes (which must be orthonormal), as the
-    /// build fits it.
-    pub fn from_parts(triangles: Vec<Triangle>, ids: Vec<i32>, nodes: Vec<Node>) -> Result<Model, String> {
+    /// Reassembles a model from the parts of a built one (as serialized): triangles in leaf
+    /// order, their ids and the packed nodes. Runs the checks of [`Model::check_packed`]
+    /// (linear in the size); the inner nodes' containment of their vertices is not checked
+    /// (see [`Model::validate`]).
+    pub(crate) fn from_packed(
+        triangles: Vec<Triangle>,
+        ids: Vec<i32>,
+        collide_slots: Vec<NodePair>,
+    ) -> Result<Model, String> {
         if triangles.is_empty() || triangles.len() != ids.len() {
             return Err("a model needs one id per triangle and at least one triangle".into());
         }
-        if !triangles.iter().all(triangle_is_finite) {
+        if triangles.len() >= (LEAF_BIT - 1) as usize {
+            return Err(BuildError::TooManyTriangles.to_string());
+        }
+        // Finiteness, bounding box and magnitude in one pass.
+        let mut lo = Vec3::repeat(f64::INFINITY);
+        let mut hi = Vec3::repeat(f64::NEG_INFINITY);
+        let mut finite = true;
+        for p in triangles.iter().flatten() {
+            lo = lo.inf(p);
+            hi = hi.sup(p);
+            finite &= p.x.is_finite() & p.y.is_finite() & p.z.is_finite();
+        }
+        if !finite {
             return Err(BuildError::NonFiniteCoordinate.to_string());
         }
-        let magnitude = triangles.iter().flat_map(|t| t.iter()).map(|p| p.amax()).fold(0.0, f64::max);
-        let packed_frame = PackedFrame::around(triangles.iter().flatten().copied());
-        let mut model = Model { triangles, ids, nodes, collide_slots: Vec::new(), packed_frame, magnitude };
-        model.validate_tree()?;
-        let boxes = fit_boxes(&model.nodes, &model.triangles)?;
-        model.collide_slots = collide_slots(&model.nodes, &boxes, &model.triangles, &model.packed_frame);
+        // (The frame depends on the bounding box only, the magnitude on its corners.)
+        let packed_frame = PackedFrame::around([lo, hi].into_iter());
+        let magnitude = lo.amax().max(hi.amax());
+        let model = Model { triangles, ids, collide_slots, packed_frame, magnitude };
+        model.check_packed()?;
         Ok(model)
     }
 
@@ -255,12 +202,13 @@ impl Model {
     pub fn ids(&self) -> &[i32] {
         &self.ids
     }
-    pub fn nodes(&self) -> &[Node] {
-        &self.nodes
+    /// Nodes of the hierarchy: `2n − 1` for `n` triangles.
+    pub fn num_nodes(&self) -> usize {
+        2 * self.triangles.len() - 1
     }
-    /// The nodes as the collide query reads them, two per slot: the children of a node sit
-    /// side by side (node `i` in slot `(i + 1) / 2`, lane `(i + 1) % 2`; children are
-    /// allocated in pairs `2k - 1, 2k`), and slot 0 holds the root in both lanes.
+    /// The nodes as the queries read them, two per slot: the children of a node sit side by
+    /// side (node `i` in slot `(i + 1) / 2`, lane `(i + 1) % 2`; children are allocated in
+    /// pairs `2k - 1, 2k`), and slot 0 holds the root in both lanes.
     #[inline]
     pub(crate) fn collide_slots(&self) -> &[NodePair] {
         &self.collide_slots
@@ -273,296 +221,505 @@ impl Model {
     pub fn magnitude(&self) -> f64 {
         self.magnitude
     }
-    /// Heap bytes held by the model (triangles, ids, nodes and the collide query's packed
-    /// nodes).
+    /// Bytes held by the model: the struct and its three arrays (triangles, ids and packed
+    /// nodes) as allocated.
     pub fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Model>()
             + self.triangles.capacity() * std::mem::size_of::<Triangle>()
             + self.ids.capacity() * std::mem::size_of::<i32>()
-            + self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.collide_slots.capacity() * std::mem::size_of::<NodePair>()
     }
 
-    /// Checks the tree's invariants: 2n−1 nodes, adjacent children in range and after their
-    /// parent, every triangle in exactly one leaf; and that the collide query's packed nodes
-    /// match the nodes, their boxes and spheres holding all the vertices below them.
+    /// The child/leaf word of node `i`.
+    #[cfg(test)]
+    pub(crate) fn node_word(&self, i: usize) -> u32 {
+        let (slot, lane) = slot_of(i);
+        self.collide_slots[slot].payload[lane]
+    }
+
+    /// Checks everything [`Model::check_packed`] does, and that every node's box, sphere and
+    /// swept-sphere rectangle hold all the vertices below it (time proportional to the sum of
+    /// the subtrees' sizes, `n log n` for a balanced tree).
     pub fn validate(&self) -> Result<(), String> {
-        self.validate_tree()?;
-        if self.collide_slots.len() != self.nodes.len() / 2 + 1 {
-            return Err("packed collide nodes do not match the nodes".into());
-        }
-        let spans = leaf_spans(&self.nodes);
-        let mut points = Vec::new();
-        for (i, node) in self.nodes.iter().enumerate() {
+        self.check_packed()?;
+        let mut stack = Vec::new();
+        for i in 0..self.num_nodes() {
             let (slot, lane) = slot_of(i);
-            let packed = self.collide_slots[slot].lane(lane);
-            if packed.payload != node.payload {
-                return Err(format!("node {i}: packed collide node differs"));
+            let node = &self.collide_slots[slot];
+            if node.is_leaf(lane) {
+                continue; // checked by check_packed
             }
-            points.clear();
-            subtree_points(&self.nodes, &self.triangles, i, spans[i], &mut points);
-            let f = &self.packed_frame;
-            // (The rounding of the measures is far below the tolerance, and the nodes are
-            // padded by far more: see `CollideNode::new`.)
-            let tol = 1e-12;
-            for p in &points {
-                let x = (p - f.origin) / f.unit;
-                if !packed.box_holds(&x, tol) {
-                    return Err(format!("node {i}: box misses a vertex below it"));
-                }
-                if !packed.sphere_holds(&x, tol) {
-                    return Err(format!("node {i}: bounding sphere misses a vertex below it"));
-                }
-                if packed.rect_distance(&x) > packed.half[0] as f64 + tol {
-                    return Err(format!("node {i}: swept-sphere rectangle misses a vertex below it"));
+            stack.clear();
+            stack.push(i);
+            while let Some(k) = stack.pop() {
+                let (s, l) = slot_of(k);
+                let below = &self.collide_slots[s];
+                if below.is_leaf(l) {
+                    self.holds(i, node, lane, &self.triangles[below.triangle(l)])?;
+                } else {
+                    let c = below.first_child(l) as usize;
+                    stack.extend([c, c + 1]);
                 }
             }
         }
         Ok(())
     }
 
-    /// [`Model::validate`] without the packed collide nodes.
-    fn validate_tree(&self) -> Result<(), String> {
+    /// The checks of a packed tree that take time linear in its size, which loading a
+    /// serialized model runs:
+    /// * `n` slots for `n` triangles, slot 0 holding the same node (the root) in both lanes;
+    /// * the structure: every inner node's children are a pair `2k − 1, 2k` after it, and
+    ///   every pair is some node's children exactly once (so every node but the root has
+    ///   exactly one parent, of smaller index: the nodes form one tree from the root), and
+    ///   every triangle is in exactly one leaf;
+    /// * every number is finite, half-extents, radii and rectangle half-lengths are not
+    ///   negative, and each box's axes are orthonormal to 1e-6;
+    /// * every leaf's box, sphere and rectangle hold its triangle.
+    ///
+    /// With these the queries are memory-safe and terminate, whatever the numbers. What a
+    /// linear pass cannot prove is that an inner node's volumes hold all the vertices below
+    /// it ([`Model::validate`] does, in `n log n`): a crafted model whose inner volumes miss
+    /// their vertices gives wrong answers (missed contacts, too large distances), nothing
+    /// worse.
+    pub fn check_packed(&self) -> Result<(), String> {
         let n = self.triangles.len();
-        if self.nodes.len() != 2 * n - 1 {
-            return Err(format!("{} nodes for {} triangles", self.nodes.len(), n));
+        let slots = &self.collide_slots;
+        if slots.len() != n {
+            return Err(format!("{} packed node pairs for {n} triangles", slots.len()));
         }
-        let mut seen = vec![false; n];
-        let mut stack = vec![0usize];
-        let mut reached = 0;
-        let mut visited = vec![false; self.nodes.len()];
-        while let Some(i) = stack.pop() {
-            if std::mem::replace(&mut visited[i], true) {
-                return Err(format!("node {i} is reached twice"));
-            }
-            reached += 1;
-            let node = &self.nodes[i];
-            if node.is_leaf() {
-                let t = node.triangle();
-                if t >= n || std::mem::replace(&mut seen[t], true) {
-                    return Err(format!("leaf {i} has bad or repeated triangle {t}"));
-                }
-            } else {
-                let c = node.first_child();
-                // Children come in the pairs 2k - 1, 2k (which the collide query relies on).
-                if c <= i || c + 1 >= self.nodes.len() || c % 2 == 0 {
-                    return Err(format!("node {i} has children {c}, {}", c + 1));
-                }
-                stack.push(c);
-                stack.push(c + 1);
+        if pair_words(&slots[0])[..].chunks(2).any(|w| w[0] != w[1]) {
+            return Err("the root's two lanes differ".into());
+        }
+        // Large models: two halves of the slots on two threads (this is most of the time of
+        // loading a serialized model that is not spent writing fresh memory).
+        let parallel =
+            n >= crate::serialize::PARALLEL_PAIRS && std::thread::available_parallelism().is_ok_and(|p| p.get() > 1);
+        let ((mut parented, mut seen), second) = if parallel {
+            std::thread::scope(|scope| {
+                // (If no thread can be had, this thread checks both halves.)
+                let helper = std::thread::Builder::new().spawn_scoped(scope, || self.check_slots(n / 2..n));
+                let first = self.check_slots(0..n / 2);
+                let second = match helper {
+                    Ok(h) => h.join().unwrap_or_else(|_| Err("the check panicked".into())),
+                    Err(_) => self.check_slots(n / 2..n),
+                };
+                first.map(|f| (f, Some(second)))
+            })?
+        } else {
+            (self.check_slots(0..n)?, None)
+        };
+        if let Some(second) = second {
+            let (p2, s2) = second?;
+            if !parented.merge(&p2) || !seen.merge(&s2) {
+                return Err("a pair of nodes has two parents or a triangle two leaves".into());
             }
         }
-        if reached != self.nodes.len() || seen.iter().any(|s| !s) {
+        // n - 1 pairs of children, each with one parent: n - 1 inner nodes and n leaves.
+        if parented.count() != n - 1 || seen.count() != n {
             return Err("some nodes or triangles are unreachable".into());
         }
-        // Every swept sphere holds the vertices below it (the distance queries prune on
-        // them; the boxes are refitted, so hold them by construction).
-        let spans = leaf_spans(&self.nodes);
-        let mut points = Vec::new();
-        for (i, node) in self.nodes.iter().enumerate() {
-            let rss = &node.rss;
-            let numbers = rss.axes.iter().chain(&rss.corner).chain(&rss.lengths).chain([&rss.radius]);
-            if !numbers.clone().all(|v| v.is_finite()) || rss.lengths.iter().chain([&rss.radius]).any(|&v| v < 0.0) {
-                return Err(format!("node {i}: swept sphere is not finite or has a negative extent"));
+        Ok(())
+    }
+
+    /// [`Model::check_packed`] of the nodes in `slots`, in index order (node `2s + l - 1` is
+    /// lane `l` of slot `s`; the root is lane 0 of slot 0, whose lane 1 is the same): the
+    /// child pairs they point to (by slot) and the triangles of their leaves.
+    fn check_slots(&self, range: std::ops::Range<usize>) -> Result<(Bits, Bits), String> {
+        let n = self.triangles.len();
+        let num_nodes = 2 * n - 1;
+        let mut parented = Bits::new(n);
+        let mut seen = Bits::new(n);
+        for (s, pair) in self.collide_slots[range.clone()].iter().enumerate().map(|(k, p)| (range.start + k, p)) {
+            let lanes = if s == 0 { 0..1 } else { 0..2 };
+            if let Err(what) = numbers_ok(pair) {
+                let l = lanes.clone().find(|&l| numbers_ok(&lane_only(pair, l)).is_err()).unwrap_or(0);
+                return Err(format!("node {}: {what}", (2 * s + l).max(1) - 1));
             }
-            let tol = 1e-9 * (self.magnitude + rss.size()) + 1e-300;
-            points.clear();
-            subtree_points(&self.nodes, &self.triangles, i, spans[i], &mut points);
-            if !points.iter().all(|p| rss.rectangle_point_distance(p) <= rss.radius + tol) {
-                return Err(format!("node {i}: swept sphere misses a vertex below it"));
+            for l in lanes {
+                let i = (2 * s + l).max(1) - 1;
+                if pair.is_leaf(l) {
+                    let t = pair.triangle(l);
+                    if t >= n || seen.set(t) {
+                        return Err(format!("leaf {i} has a bad or repeated triangle {t}"));
+                    }
+                    self.holds(i, pair, l, &self.triangles[t])?;
+                } else {
+                    let c = pair.first_child(l) as usize;
+                    // Children come in the pairs 2k - 1, 2k (which the queries rely on).
+                    if c <= i || c + 1 >= num_nodes || c % 2 == 0 || parented.set(slot_of(c).0) {
+                        return Err(format!("node {i} has children {c}, {} (or shares them)", c + 1));
+                    }
+                }
+            }
+        }
+        Ok((parented, seen))
+    }
+
+    /// Whether node `i` (lane `l` of `pair`) holds the corners of `t` in its box, sphere and
+    /// rectangle, each up to 1e-12 packed units. (The rounding of these measures is far
+    /// below that, and the nodes are padded by far more: see `CollideNode::new`.)
+    #[inline]
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x <= y)` deliberately also catches NaN
+    fn holds(&self, i: usize, pair: &NodePair, l: usize, t: &Triangle) -> Result<(), String> {
+        const TOL: f64 = 1e-12;
+        let f = &self.packed_frame;
+        let fr = |k: usize, a: usize| pair.frame[k][a].0[l] as f64;
+        let c = [fr(0, 3), fr(1, 3), fr(2, 3)];
+        // ax[a][k]: coordinate k of box axis a.
+        let ax = [[fr(0, 0), fr(1, 0), fr(2, 0)], [fr(0, 1), fr(1, 1), fr(2, 1)], [fr(0, 2), fr(1, 2), fr(2, 2)]];
+        let h = [pair.half[0].0[l] as f64, pair.half[1].0[l] as f64, pair.half[2].0[l] as f64];
+        let sc = [pair.sphere[0].0[l] as f64, pair.sphere[1].0[l] as f64, pair.sphere[2].0[l] as f64];
+        let reach = pair.sphere[3].0[l] as f64 + TOL;
+        let rect =
+            [pair.rect[0].0[l] as f64, pair.rect[1].0[l] as f64, pair.rect[2].0[l] as f64, pair.rect[3].0[l] as f64];
+        let out = |u: f64, half: f64| (u.abs() - half).max(0.0);
+        for p in t {
+            let x = [(p.x - f.origin.x) / f.unit, (p.y - f.origin.y) / f.unit, (p.z - f.origin.z) / f.unit];
+            let d = [x[0] - c[0], x[1] - c[1], x[2] - c[2]];
+            let u = [
+                ax[0][0] * d[0] + ax[0][1] * d[1] + ax[0][2] * d[2],
+                ax[1][0] * d[0] + ax[1][1] * d[1] + ax[1][2] * d[2],
+                ax[2][0] * d[0] + ax[2][1] * d[1] + ax[2][2] * d[2],
+            ];
+            if !(u[0].abs() <= h[0] + TOL && u[1].abs() <= h[1] + TOL && u[2].abs() <= h[2] + TOL) {
+                return Err(format!("node {i}: box misses a vertex below it"));
+            }
+            let e = [x[0] - sc[0], x[1] - sc[1], x[2] - sc[2]];
+            if !(e[0] * e[0] + e[1] * e[1] + e[2] * e[2] <= reach * reach) {
+                return Err(format!("node {i}: bounding sphere misses a vertex below it"));
+            }
+            // The rectangle: in the plane through the centre normal to axis 0.
+            let (d1, d2) = (out(u[1] - rect[0], rect[2]), out(u[2] - rect[1], rect[3]));
+            if !(u[0] * u[0] + d1 * d1 + d2 * d2 <= (h[0] + TOL) * (h[0] + TOL)) {
+                return Err(format!("node {i}: swept-sphere rectangle misses a vertex below it"));
             }
         }
         Ok(())
     }
 }
 
-/// For each node of a valid tree: the first and one past the last leaf-order triangle below
-/// it, and how many triangles are below it (children come after their parents, so one
-/// backward sweep does).
-fn leaf_spans(nodes: &[Node]) -> Vec<(usize, usize, usize)> {
-    let mut spans = vec![(0, 0, 0); nodes.len()];
-    for i in (0..nodes.len()).rev() {
-        let node = &nodes[i];
-        spans[i] = if node.is_leaf() {
-            (node.triangle(), node.triangle() + 1, 1)
-        } else {
-            let (l, r) = (spans[node.first_child()], spans[node.first_child() + 1]);
-            (l.0.min(r.0), l.1.max(r.1), l.2 + r.2)
-        };
+/// A fixed set of bits.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(len: usize) -> Bits {
+        Bits(vec![0; len.div_ceil(64)])
     }
-    spans
+    /// Sets bit `i`; returns whether it was set already.
+    fn set(&mut self, i: usize) -> bool {
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        let was = self.0[w] & b != 0;
+        self.0[w] |= b;
+        was
+    }
+    /// Adds the bits of `other`; false if the two shared one.
+    fn merge(&mut self, other: &Bits) -> bool {
+        let mut disjoint = true;
+        for (w, o) in self.0.iter_mut().zip(&other.0) {
+            disjoint &= *w & o == 0;
+            *w |= o;
+        }
+        disjoint
+    }
+    fn count(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
 }
 
-/// Appends the corners of the triangles below node `i` (whose span is `span`): the span's
-/// range when it holds nothing else (always, for built trees), else found by a walk.
-fn subtree_points(
-    nodes: &[Node],
-    triangles: &[Triangle],
-    i: usize,
-    span: (usize, usize, usize),
-    points: &mut Vec<Vec3>,
-) {
-    let (first, last, count) = span;
-    if last - first == count {
-        points.extend(triangles[first..last].iter().flatten());
-        return;
+/// The 48 words of a node pair, as stored: the sphere (centre, radius), the box frame's rows,
+/// the half-extents, the rectangle, each number lane 0 then lane 1 (`f32` bits), then the
+/// two child/leaf words. (The serialized format's layout.)
+pub(crate) fn pair_words(p: &NodePair) -> [u32; 48] {
+    let mut out = [0u32; 48];
+    let mut put = |k: usize, v: &crate::bv::obb::P32| {
+        out[2 * k] = v.0[0].to_bits();
+        out[2 * k + 1] = v.0[1].to_bits();
+    };
+    for i in 0..4 {
+        put(i, &p.sphere[i]);
+        put(19 + i, &p.rect[i]);
     }
-    let mut stack = vec![i];
-    while let Some(k) = stack.pop() {
-        let n = &nodes[k];
-        if n.is_leaf() {
-            points.extend(triangles[n.triangle()].iter());
-        } else {
-            stack.push(n.first_child());
-            stack.push(n.first_child() + 1);
+    for r in 0..3 {
+        for c in 0..4 {
+            put(4 + 4 * r + c, &p.frame[r][c]);
+        }
+        put(16 + r, &p.half[r]);
+    }
+    out[46] = p.payload[0];
+    out[47] = p.payload[1];
+    out
+}
+
+/// The node pair of [`pair_words`].
+pub(crate) fn pair_from_words(w: &[u32; 48]) -> NodePair {
+    let two = |k: usize| crate::bv::obb::P32([f32::from_bits(w[2 * k]), f32::from_bits(w[2 * k + 1])]);
+    NodePair {
+        sphere: std::array::from_fn(two),
+        frame: std::array::from_fn(|r| std::array::from_fn(|c| two(4 + 4 * r + c))),
+        half: std::array::from_fn(|i| two(16 + i)),
+        rect: std::array::from_fn(|i| two(19 + i)),
+        payload: [w[46], w[47]],
+    }
+}
+
+/// `pair` with lane `l` in both lanes.
+fn lane_only(pair: &NodePair, l: usize) -> NodePair {
+    let mut w = pair_words(pair);
+    for k in 0..24 {
+        w[2 * k + 1 - l] = w[2 * k + l];
+    }
+    pair_from_words(&w)
+}
+
+/// Both lanes of `pair`: every number finite, extents not negative, box axes orthonormal.
+#[inline]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x <= y)` deliberately also catches NaN
+fn numbers_ok(pair: &NodePair) -> Result<(), &'static str> {
+    let w = pair_words(pair);
+    if !w[..46].iter().fold(true, |ok, &x| ok & (x & 0x7f80_0000 != 0x7f80_0000)) {
+        return Err("a number is NaN or infinite");
+    }
+    // Sphere radius (words 6, 7), half-extents (32..38), rectangle half-lengths (42..46).
+    let extents = w[6..8].iter().chain(&w[32..38]).chain(&w[42..46]);
+    if !extents.fold(true, |ok, &x| ok & (f32::from_bits(x) >= 0.0)) {
+        return Err("a negative extent");
+    }
+    for l in 0..2 {
+        let fr = |k: usize, a: usize| pair.frame[k][a].0[l] as f64;
+        let dot = |a: usize, b: usize| fr(0, a) * fr(0, b) + fr(1, a) * fr(1, b) + fr(2, a) * fr(2, b);
+        let off = |v: f64, want: f64| (v - want).abs();
+        let worst = off(dot(0, 0), 1.0)
+            .max(off(dot(1, 1), 1.0))
+            .max(off(dot(2, 2), 1.0))
+            .max(off(dot(0, 1), 0.0))
+            .max(off(dot(0, 2), 0.0))
+            .max(off(dot(1, 2), 0.0));
+        if !(worst <= AXES_TOLERANCE) {
+            return Err("box axes are not orthonormal");
         }
     }
+    Ok(())
 }
 
-/// Where the collide query keeps node `i`: slot and lane (see [`Model::collide_slots`]).
+/// How far from orthonormal stored (`f32`) box axes may be: built ones are within a few
+/// `f32` roundings (about 2e-7); the queries' guards cover up to 1.5e-6.
+const AXES_TOLERANCE: f64 = 1e-6;
+
+fn magnitude(triangles: &[Triangle]) -> f64 {
+    triangles.iter().flat_map(|t| t.iter()).map(|p| p.amax()).fold(0.0, f64::max)
+}
+
+/// Where the queries keep node `i`: slot and lane (see [`Model::collide_slots`]).
 #[inline(always)]
 #[allow(clippy::manual_div_ceil)] // branch-free in the query's inner loop; `i` < 2^32
 pub(crate) fn slot_of(i: usize) -> (usize, usize) {
     ((i + 1) / 2, (i + 1) % 2)
 }
 
-/// The packed nodes of the collide query: each node's box with axes sorted by extent, and
-/// the smallest sphere holding the corners of the triangles below it; two by two. Needs a
-/// valid tree.
-fn collide_slots(nodes: &[Node], boxes: &[Obb], triangles: &[Triangle], frame: &PackedFrame) -> Vec<NodePair> {
-    let mut spheres = vec![Sphere { center: Vec3::zeros(), radius: 0.0 }; nodes.len()];
-    let mut supports = vec![Support::default(); nodes.len()];
-    let mut hints: Vec<Vec3> = Vec::new();
-    let mut stack = Vec::new();
-    // Children before parents: a node's search starts from its children's support points,
-    // and looks for points outside a candidate sphere only below the children whose spheres
-    // reach out of it.
-    for i in (0..nodes.len()).rev() {
-        let node = &nodes[i];
-        if node.is_leaf() {
-            (spheres[i], supports[i]) = Sphere::enclosing_with_support(&triangles[node.triangle()], &boxes[i]);
-            continue;
-        }
-        hints.clear();
-        for c in [node.first_child(), node.first_child() + 1] {
-            hints.extend_from_slice(&supports[c].points[..supports[c].len]);
-        }
-        let mut below = Subtree { nodes, triangles, spheres: &spheres, root: i, stack: &mut stack };
-        let (sphere, support) = Sphere::enclosing_set(&mut below, &hints, &boxes[i]);
-        spheres[i] = sphere;
-        supports[i] = support;
-    }
-    let spans = leaf_spans(nodes);
-    let mut points = Vec::new();
-    let packed: Vec<CollideNode> = (0..nodes.len())
-        .map(|i| {
-            let mut node = CollideNode::new(&boxes[i], &spheres[i], frame, nodes[i].payload);
-            points.clear();
-            subtree_points(nodes, triangles, i, spans[i], &mut points);
-            node.set_rect(&nodes[i].rss, frame, points.iter().map(|p| (p - frame.origin) / frame.unit));
-            node
-        })
-        .collect();
-    let mut slots = vec![NodePair::new(&packed[0], &packed[0])];
-    slots.extend(packed[1..].chunks_exact(2).map(|c| NodePair::new(&c[0], &c[1])));
-    slots
+/// A node whose children are still to be built (or finished).
+struct Pending {
+    node: usize,
+    start: usize,
+    mid: usize,
+    end: usize,
+    first_child: usize,
+    /// The node's box (its sphere's search is bounded by it).
+    obb: Obb,
+    /// The packed node but for its sphere.
+    packed: CollideNode,
+    /// Children opened so far.
+    opened: u8,
 }
 
-/// The corners of the triangles below an inner node, queried through its descendants'
-/// spheres (all computed): a subtree whose sphere cannot reach beyond the distance asked
-/// is skipped.
+/// The build's state: the triangles and ids (reordered into leaf order as the build goes),
+/// and the packed nodes written so far.
+struct Build<'a> {
+    triangles: &'a mut [Triangle],
+    ids: &'a mut [i32],
+    /// Weight of a zero-area triangle (see [`centroid_weight`]).
+    fallback: f64,
+    frame: PackedFrame,
+    slots: Vec<NodePair>,
+    /// Nodes allocated so far.
+    next: usize,
+    /// Support points of the finished nodes whose parents are not finished, in order.
+    supports: Vec<Support>,
+    /// Scratch stack of the sphere searches.
+    walk: Vec<usize>,
+}
+
+/// Builds the tree over `triangles`, reordering them (and `ids`) into leaf order: returns
+/// the packed nodes.
+fn build_tree(triangles: &mut [Triangle], ids: &mut [i32], frame: &PackedFrame) -> Vec<NodePair> {
+    let n = triangles.len();
+    let min_area = triangles.iter().map(area).filter(|a| *a > 0.0 && a.is_finite()).fold(f64::INFINITY, f64::min);
+    let fallback = if min_area.is_finite() { min_area } else { 1.0 };
+    let empty = CollideNode { frame: [[0.0; 4]; 3], half: [0.0; 3], sphere: [0.0; 4], rect: [0.0; 4], payload: 0 };
+    let mut b = Build {
+        triangles,
+        ids,
+        fallback,
+        frame: *frame,
+        slots: vec![NodePair::new(&empty, &empty); n],
+        next: 1,
+        supports: Vec::new(),
+        walk: Vec::new(),
+    };
+    // Depth first, the first child's subtree before the second's: the order in which nodes
+    // are opened (and their children's indices allocated) is the tree's pre-order.
+    let mut pending: Vec<Pending> = b.open(0, 0, n).into_iter().collect();
+    while let Some(top) = pending.last_mut() {
+        let child = match top.opened {
+            0 => Some((top.first_child, top.start, top.mid)),
+            1 => Some((top.first_child + 1, top.mid, top.end)),
+            _ => None,
+        };
+        top.opened += 1;
+        match child {
+            Some((c, start, end)) => pending.extend(b.open(c, start, end)),
+            None => {
+                let p = pending.pop().expect("a pending node");
+                b.finish(p);
+            }
+        }
+    }
+    debug_assert_eq!(b.next, 2 * n - 1);
+    b.slots
+}
+
+impl Build<'_> {
+    /// Fits node `node` over `triangles[start..end]`: a leaf is finished at once; an inner
+    /// node is split (its range partitioned, its children's indices allocated) and returned
+    /// to be finished after them.
+    fn open(&mut self, node: usize, start: usize, end: usize) -> Option<Pending> {
+        let frame = self.frame;
+        if end - start == 1 {
+            let t = &self.triangles[start];
+            let (obb, rss) = fit_node(&leaf_axes(t), std::slice::from_ref(t));
+            let mut packed = CollideNode::with_box(&obb, &frame, LEAF_BIT | start as u32);
+            packed.set_rect(&rss, &frame, packed_points(std::slice::from_ref(t), &frame));
+            let (sphere, support) = Sphere::enclosing_with_support(t, &obb);
+            packed.set_sphere(&sphere, &frame);
+            self.write(node, &packed);
+            self.supports.push(support);
+            return None;
+        }
+        let range = &mut self.triangles[start..end];
+        let (axes, mean) = moment_frame(range, self.fallback);
+        let (obb, rss) = fit_node(&axes, range);
+        let split_axis = axes.column(0).into_owned();
+        let split_value = split_axis.dot(&mean);
+        let left = |t: &Triangle| centroid(t).dot(&split_axis) < split_value;
+        let mid = start + partition(range, &mut self.ids[start..end], left);
+        let mid = if mid == start || mid == end { start + (end - start) / 2 } else { mid };
+        let first_child = self.next;
+        self.next += 2;
+        let mut packed = CollideNode::with_box(&obb, &frame, first_child as u32);
+        packed.set_rect(&rss, &frame, packed_points(&self.triangles[start..end], &frame));
+        Some(Pending { node, start, mid, end, first_child, obb, packed, opened: 0 })
+    }
+
+    /// Finishes an inner node whose children are finished: its sphere, from the children's
+    /// support points and a search of the vertices below it.
+    fn finish(&mut self, mut p: Pending) {
+        let right = self.supports.pop().expect("the second child's support");
+        let left = self.supports.pop().expect("the first child's support");
+        let mut hints = [Vec3::zeros(); 8];
+        hints[..left.len].copy_from_slice(&left.points[..left.len]);
+        hints[left.len..left.len + right.len].copy_from_slice(&right.points[..right.len]);
+        let mut below = Subtree {
+            triangles: self.triangles,
+            slots: &self.slots,
+            frame: &self.frame,
+            first_child: p.first_child,
+            span: (p.start, p.end),
+            walk: &mut self.walk,
+        };
+        let (sphere, support) = Sphere::enclosing_set(&mut below, &hints[..left.len + right.len], &p.obb);
+        p.packed.set_sphere(&sphere, &self.frame);
+        self.write(p.node, &p.packed);
+        self.supports.push(support);
+    }
+
+    fn write(&mut self, node: usize, packed: &CollideNode) {
+        if node == 0 {
+            self.slots[0].set_lane(0, packed);
+            self.slots[0].set_lane(1, packed);
+        } else {
+            let (slot, lane) = slot_of(node);
+            self.slots[slot].set_lane(lane, packed);
+        }
+    }
+}
+
+/// The corners of the triangles below an inner node (all of whose descendants are
+/// finished), queried through its descendants' packed spheres: a subtree whose sphere cannot
+/// reach beyond the distance asked is skipped.
 struct Subtree<'a> {
-    nodes: &'a [Node],
+    /// In leaf order as far as the node's descendants go.
     triangles: &'a [Triangle],
-    spheres: &'a [Sphere],
-    root: usize,
-    stack: &'a mut Vec<usize>,
+    slots: &'a [NodePair],
+    frame: &'a PackedFrame,
+    first_child: usize,
+    /// The node's leaves: `triangles[span.0..span.1]`.
+    span: (usize, usize),
+    walk: &'a mut Vec<usize>,
 }
 
 impl PointSet for Subtree<'_> {
     fn farthest(&mut self, c: &Vec3, beyond2: f64) -> Option<(f64, Vec3)> {
         let mut best = (beyond2, None);
-        let first = self.nodes[self.root].first_child();
-        self.stack.clear();
-        self.stack.extend([first, first + 1]);
-        while let Some(j) = self.stack.pop() {
-            // Every point below j is within `radius` of its centre (exactly: the radius is
-            // padded); the margin covers the rounding of this bound, so a skipped subtree
-            // holds no point whose rounded distance beats `best`.
-            let s = &self.spheres[j];
-            let reach = ((s.center - c).norm() + s.radius) * (1.0 + 1e-9);
+        let f = self.frame;
+        self.walk.clear();
+        self.walk.extend([self.first_child, self.first_child + 1]);
+        while let Some(j) = self.walk.pop() {
+            let (slot, lane) = slot_of(j);
+            let node = &self.slots[slot];
+            // Every point below j is within the packed radius of the packed centre (exactly:
+            // both are rounded outward); `err` covers the rounding of the centre's return to
+            // model coordinates (the scaling by the power of two `unit` is exact), and the
+            // relative margin the rounding of this bound, so a skipped subtree holds no
+            // point whose rounded distance beats `best`.
+            let s = |k: usize| node.sphere[k].0[lane] as f64;
+            let center = Vec3::new(s(0), s(1), s(2)) * f.unit + f.origin;
+            let err = 2.0 * f64::EPSILON * center.amax();
+            let reach = ((center - c).norm() + s(3) * f.unit + err) * (1.0 + 1e-9);
             if reach * reach <= best.0 {
                 continue;
             }
-            let node = &self.nodes[j];
-            if node.is_leaf() {
-                for p in &self.triangles[node.triangle()] {
+            if node.is_leaf(lane) {
+                for p in &self.triangles[node.triangle(lane)] {
                     let d2 = (p - c).norm_squared();
                     if d2 > best.0 {
                         best = (d2, Some(*p));
                     }
                 }
             } else {
-                self.stack.extend([node.first_child(), node.first_child() + 1]);
+                let c = node.first_child(lane) as usize;
+                self.walk.extend([c, c + 1]);
             }
         }
         best.1.map(|p| (best.0, p))
     }
 
     fn collect(&mut self, out: &mut Vec<Vec3>) {
-        let span = leaf_spans_of(self.nodes, self.root);
-        subtree_points(self.nodes, self.triangles, self.root, span, out);
+        let (start, end) = self.span;
+        out.extend(self.triangles[start..end].iter().flatten());
     }
 }
 
-/// [`leaf_spans`] of one node (for the rare fallback that needs all its points).
-fn leaf_spans_of(nodes: &[Node], i: usize) -> (usize, usize, usize) {
-    let mut span = (usize::MAX, 0, 0);
-    let mut stack = vec![i];
-    while let Some(k) = stack.pop() {
-        let n = &nodes[k];
-        if n.is_leaf() {
-            span = (span.0.min(n.triangle()), span.1.max(n.triangle() + 1), span.2 + 1);
-        } else {
-            stack.extend([n.first_child(), n.first_child() + 1]);
-        }
-    }
-    span
+/// The corners of `triangles`, in packed coordinates.
+fn packed_points<'a>(triangles: &'a [Triangle], frame: &'a PackedFrame) -> impl Iterator<Item = Vec3> + Clone + 'a {
+    triangles.iter().flatten().map(move |p| (p - frame.origin) / frame.unit)
 }
 
-fn placeholder() -> Node {
-    Node { rss: Rss { axes: Mat3::identity(), corner: Vec3::zeros(), lengths: [0.0; 2], radius: 0.0 }, payload: 0 }
-}
-
-fn placeholder_box() -> Obb {
-    Obb { axes: Mat3::identity(), center: Vec3::zeros(), half: Vec3::zeros() }
-}
-
-/// The nodes' boxes of a valid tree, fitted as the build fits them: on the node's axes (its
-/// swept sphere's, which must be orthonormal) around the vertices below it.
-fn fit_boxes(nodes: &[Node], triangles: &[Triangle]) -> Result<Vec<Obb>, String> {
-    let spans = leaf_spans(nodes);
-    let mut points = Vec::new();
-    let mut boxes = Vec::with_capacity(nodes.len());
-    for (i, node) in nodes.iter().enumerate() {
-        let axes = &node.rss.axes;
-        let gram = axes.transpose() * axes - Mat3::identity();
-        if !gram.iter().all(|v| v.abs() <= 1e-9) {
-            return Err(format!("node {i}: axes are not orthonormal"));
-        }
-        points.clear();
-        subtree_points(nodes, triangles, i, spans[i], &mut points);
-        boxes.push(Obb::fit(axes, points.iter().copied(), fit_margin(&points)));
-    }
-    Ok(boxes)
-}
-
-/// A node's box on `axes` and its swept sphere on the same axes, the sphere's normal along
-/// the box's thinnest axis (so that the collide query's packed node can carry the sphere's
-/// rectangle in its box frame).
-fn fit_node(axes: &Mat3, points: &[Vec3]) -> (Obb, Rss) {
-    let obb = Obb::fit(axes, points.iter().copied(), fit_margin(points));
-    let rss = Rss::fit(&rss_axes(&obb), points);
+/// A node's box on `axes` around the corners of `triangles` and its swept sphere on the same
+/// axes, the sphere's normal along the box's thinnest axis (so that the packed node can carry
+/// the sphere's rectangle in its box frame).
+fn fit_node(axes: &Mat3, triangles: &[Triangle]) -> (Obb, Rss) {
+    let points = triangles.iter().flatten().copied();
+    let obb = Obb::fit(axes, points.clone(), fit_margin(points.clone()));
+    let rss = Rss::fit_iter(&rss_axes(&obb), points);
     (obb, rss)
 }
 
@@ -576,8 +733,8 @@ fn rss_axes(obb: &Obb) -> Mat3 {
 }
 
 /// Grows boxes by the rounding the fit itself can make (projection and back-projection).
-fn fit_margin(points: &[Vec3]) -> f64 {
-    let m = points.iter().map(|p| p.amax()).fold(0.0, f64::max);
+fn fit_margin(points: impl Iterator<Item = Vec3>) -> f64 {
+    let m = points.map(|p| p.amax()).fold(0.0, f64::max);
     16.0 * f64::EPSILON * m
 }
 
@@ -592,37 +749,52 @@ fn leaf_axes(t: &Triangle) -> Mat3 {
     orthonormal_frame(&longest, &in_plane)
 }
 
-/// Principal axes of the area-weighted second moments of the triangles in `range`
-/// (moments of the filled triangles, taken about their weighted mean to avoid
-/// cancellation), and that mean.
-fn moment_frame(range: &[u32], triangles: &[Triangle], stats: &[TriStats]) -> (Mat3, Vec3) {
+/// A triangle's centroid.
+#[inline]
+fn centroid(t: &Triangle) -> Vec3 {
+    (t[0] + t[1] + t[2]) / 3.0
+}
+
+/// A triangle's centroid and its weight in the moment sums: its area (zero-area triangles
+/// get `fallback`, the smallest positive area of the model, so they still steer the fit a
+/// little). Computed where needed rather than stored (a per-triangle array would outlive
+/// the build in the allocator's free lists).
+#[inline]
+fn centroid_weight(t: &Triangle, fallback: f64) -> (Vec3, f64) {
+    let a = area(t);
+    (centroid(t), if a > 0.0 && a.is_finite() { a } else { fallback })
+}
+
+/// Principal axes of the area-weighted second moments of `triangles` (moments of the
+/// filled triangles, taken about their weighted mean to avoid cancellation), and that mean.
+fn moment_frame(triangles: &[Triangle], fallback: f64) -> (Mat3, Vec3) {
     let mut total = 0.0;
     let mut weighted = Vec3::zeros();
-    for &k in range {
-        let s = &stats[k as usize];
-        total += s.weight;
-        weighted += s.centroid * s.weight;
+    for t in triangles {
+        let (c, w) = centroid_weight(t, fallback);
+        total += w;
+        weighted += c * w;
     }
     let mean = weighted / total;
     let mut cov = Mat3::zeros();
-    for &k in range {
-        let t = &triangles[k as usize];
-        let s = &stats[k as usize];
-        let m = s.centroid - mean;
+    for t in triangles {
+        let (c, w) = centroid_weight(t, fallback);
+        let m = c - mean;
         let (p, q, r) = (t[0] - mean, t[1] - mean, t[2] - mean);
-        cov +=
-            (m * m.transpose() * 9.0 + p * p.transpose() + q * q.transpose() + r * r.transpose()) * (s.weight / 12.0);
+        cov += (m * m.transpose() * 9.0 + p * p.transpose() + q * q.transpose() + r * r.transpose()) * (w / 12.0);
     }
     cov -= (weighted / total - mean) * (weighted / total - mean).transpose() * total;
     (principal_axes(&cov), mean)
 }
 
-/// Moves the items satisfying `left` to the front; returns how many there are.
-fn partition(items: &mut [u32], left: impl Fn(u32) -> bool) -> usize {
+/// Moves the triangles satisfying `left` (and their ids) to the front; returns how many
+/// there are.
+fn partition(triangles: &mut [Triangle], ids: &mut [i32], left: impl Fn(&Triangle) -> bool) -> usize {
     let mut boundary = 0;
-    for i in 0..items.len() {
-        if left(items[i]) {
-            items.swap(i, boundary);
+    for i in 0..triangles.len() {
+        if left(&triangles[i]) {
+            triangles.swap(i, boundary);
+            ids.swap(i, boundary);
             boundary += 1;
         }
     }
@@ -664,6 +836,30 @@ mod tests {
         for t in [[z, x, Vec3::y()], [z, x, x * 2.0], [z, z, z], [x, x, z]] {
             let m = Model::new(vec![t, t, t], vec![1, 2, 3]).unwrap();
             m.validate().unwrap();
+        }
+    }
+
+    /// The builder's three ways give the same model (the same packed nodes, leaf order and
+    /// ids), and a build reorders nothing but the arrays it was given.
+    #[test]
+    fn builder_ways_agree() {
+        let (tris, ids) = grid(6);
+        let mut b = ModelBuilder::with_capacity(tris.len());
+        for (t, &id) in tris.iter().zip(&ids) {
+            b.add_triangle(*t, id).unwrap();
+        }
+        let (m1, m2) = (b.build().unwrap(), Model::new(tris.clone(), ids.clone()).unwrap());
+        let m3 = b.into_model().unwrap();
+        for m in [&m2, &m3] {
+            m.validate().unwrap();
+            assert_eq!(m.triangles(), m1.triangles());
+            assert_eq!(m.ids(), m1.ids());
+            let words = |m: &Model| m.collide_slots().iter().map(pair_words).collect::<Vec<_>>();
+            assert_eq!(words(m), words(&m1));
+        }
+        // Leaf order is a permutation of the input, ids following their triangles.
+        for (t, id) in m1.triangles().iter().zip(m1.ids()) {
+            assert_eq!(&tris[*id as usize], t);
         }
     }
 

@@ -464,7 +464,16 @@ pub(crate) struct CollideNode {
 impl CollideNode {
     /// The packed form of a node whose box is `obb` (holding its vertices, axes orthonormal
     /// to 1e-9) and whose sphere is `sphere` (holding them too).
+    #[cfg(test)]
     pub fn new(obb: &Obb, sphere: &Sphere, frame: &PackedFrame, payload: u32) -> CollideNode {
+        let mut node = CollideNode::with_box(obb, frame, payload);
+        node.set_sphere(sphere, frame);
+        node
+    }
+
+    /// [`CollideNode::new`] without the sphere (zero until [`CollideNode::set_sphere`]): the
+    /// build knows a node's box before its children, its sphere only after them.
+    pub fn with_box(obb: &Obb, frame: &PackedFrame, payload: u32) -> CollideNode {
         let mut order = [0usize, 1, 2];
         order.sort_by(|&i, &j| obb.half[i].total_cmp(&obb.half[j]));
         let axis = |i: usize| obb.axes.column(order[i]).into_owned();
@@ -486,14 +495,19 @@ impl CollideNode {
         // Non-decreasing exactly (the growth can reorder nearly equal extents by an ulp): wider
         // slabs still hold the vertices, and the box test counts on `Σ h ≤ 3 h[2]`.
         let h = [h[0], h[0].max(h[1]), h[0].max(h[1]).max(h[2])];
+        let row = |k: usize| [stored[0][k] as f32, stored[1][k] as f32, stored[2][k] as f32, cs[k] as f32];
+        // The box's cross-section: holds every vertex within half[0] (the slab along axis 0).
+        let rect = [0.0, 0.0, h[1], h[2]];
+        CollideNode { frame: [row(0), row(1), row(2)], half: h, sphere: [0.0; 4], rect, payload }
+    }
+
+    /// Stores `sphere` (holding the node's vertices), rounded outward.
+    pub fn set_sphere(&mut self, sphere: &Sphere, frame: &PackedFrame) {
         let (sc, s_err) = frame.to_packed(&sphere.center);
         let ss = sc.map(f32_near);
         let ds = (sc - ss.map(|v| v as f64)).norm() + s_err;
         let radius = f32_up((sphere.radius / frame.unit + ds) * (1.0 + 1e-12));
-        let row = |k: usize| [stored[0][k] as f32, stored[1][k] as f32, stored[2][k] as f32, cs[k] as f32];
-        // The box's cross-section: holds every vertex within half[0] (the slab along axis 0).
-        let rect = [0.0, 0.0, h[1], h[2]];
-        CollideNode { frame: [row(0), row(1), row(2)], half: h, sphere: [ss.x, ss.y, ss.z, radius], rect, payload }
+        self.sphere = [ss.x, ss.y, ss.z, radius];
     }
 
     /// Replaces the rectangle by the (smaller) one of `rss`, the node's swept sphere fitted
@@ -527,21 +541,6 @@ impl CollideNode {
         let (u1, u2) = (along(1) - self.rect[0] as f64, along(2) - self.rect[1] as f64);
         let (d1, d2, d0) = (out(u1, self.rect[2]), out(u2, self.rect[3]), along(0));
         (d0 * d0 + d1 * d1 + d2 * d2).sqrt()
-    }
-
-    /// True when `x` (packed coordinates) is in every slab of the box, up to `tolerance`;
-    /// for tests and validation.
-    pub fn box_holds(&self, x: &Vec3, tolerance: f64) -> bool {
-        (0..3).all(|i| {
-            let proj: f64 = (0..3).map(|k| self.frame[k][i] as f64 * (x[k] - self.frame[k][3] as f64)).sum();
-            proj.abs() <= self.half[i] as f64 + tolerance
-        })
-    }
-
-    /// True when `x` (packed coordinates) is in the sphere, up to `tolerance`.
-    pub fn sphere_holds(&self, x: &Vec3, tolerance: f64) -> bool {
-        let c = Vec3::new(self.sphere[0] as f64, self.sphere[1] as f64, self.sphere[2] as f64);
-        (x - c).norm() <= self.sphere[3] as f64 + tolerance
     }
 }
 
@@ -584,15 +583,19 @@ impl NodePair {
             payload: [n0.payload, n1.payload],
         }
     }
-    /// The node of lane `l`.
-    pub fn lane(&self, l: usize) -> CollideNode {
-        CollideNode {
-            frame: std::array::from_fn(|k| std::array::from_fn(|i| self.frame[k][i].0[l])),
-            half: std::array::from_fn(|i| self.half[i].0[l]),
-            sphere: std::array::from_fn(|i| self.sphere[i].0[l]),
-            rect: std::array::from_fn(|i| self.rect[i].0[l]),
-            payload: self.payload[l],
+    /// Writes `n` into lane `l`.
+    pub fn set_lane(&mut self, l: usize, n: &CollideNode) {
+        for i in 0..4 {
+            self.sphere[i].0[l] = n.sphere[i];
+            self.rect[i].0[l] = n.rect[i];
         }
+        for k in 0..3 {
+            for i in 0..4 {
+                self.frame[k][i].0[l] = n.frame[k][i];
+            }
+            self.half[k].0[l] = n.half[k];
+        }
+        self.payload[l] = n.payload;
     }
     #[inline(always)]
     pub fn is_leaf(&self, l: usize) -> bool {

@@ -48,13 +48,20 @@ impl Rss {
     /// whichever of the two bounds needs the smaller growth. A last pass raises the radius to
     /// cover any rounding.
     pub fn fit(axes: &Mat3, points: &[Vec3]) -> Rss {
-        if points.is_empty() {
+        Rss::fit_iter(axes, points.iter().copied())
+    }
+
+    /// [`Rss::fit`] over points that can be listed more than once (each pass lists them
+    /// again and computes their coordinates on the axes anew), so that the build needs no
+    /// copy of a node's vertices.
+    pub fn fit_iter(axes: &Mat3, points: impl Iterator<Item = Vec3> + Clone) -> Rss {
+        let at = axes.transpose();
+        let local = points.map(move |p| at * p);
+        if local.clone().next().is_none() {
             return Rss { axes: *axes, corner: Vec3::zeros(), lengths: [0.0; 2], radius: 0.0 };
         }
-        let at = axes.transpose();
-        let local: Vec<Vec3> = points.iter().map(|p| at * p).collect();
         let (mut zlo, mut zhi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for l in &local {
+        for l in local.clone() {
             zlo = zlo.min(l.z);
             zhi = zhi.max(l.z);
         }
@@ -68,8 +75,8 @@ impl Rss {
 
         let (mut xlo, mut xhi) = (f64::INFINITY, f64::NEG_INFINITY);
         let (mut ylo, mut yhi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for l in &local {
-            let s = slack2(l).sqrt();
+        for l in local.clone() {
+            let s = slack2(&l).sqrt();
             xlo = xlo.min(l.x + s);
             xhi = xhi.max(l.x - s);
             ylo = ylo.min(l.y + s);
@@ -85,11 +92,11 @@ impl Rss {
         }
 
         // Corner pass: each fix only grows the rectangle, so earlier points stay covered.
-        for l in &local {
+        for l in local.clone() {
             let dx = outside(l.x, xlo, xhi);
             let dy = outside(l.y, ylo, yhi);
             if dx > 0.0 && dy > 0.0 {
-                let s2 = slack2(l);
+                let s2 = slack2(&l);
                 if dx * dx + dy * dy > s2 {
                     let gx = dx - (s2 - dy * dy).max(0.0).sqrt();
                     let gy = dy - (s2 - dx * dx).max(0.0).sqrt();
@@ -106,7 +113,7 @@ impl Rss {
 
         // Cover rounding: the radius reaches every point as the rectangle ended up.
         let mut need2 = r2;
-        for l in &local {
+        for l in local.clone() {
             let dx = outside(l.x, xlo, xhi);
             let dy = outside(l.y, ylo, yhi);
             let dz = l.z - zc;

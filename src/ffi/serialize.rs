@@ -1,5 +1,6 @@
 //! Models as bytes over the C boundary: save a built model (hierarchy included) and load it
-//! without rebuilding. The layout is described in `crate::serialize`.
+//! without rebuilding. The layout, and what loading checks, are described in
+//! `crate::serialize`.
 
 use super::guard;
 use super::native::{
@@ -61,8 +62,15 @@ pub unsafe extern "C" fn rpq_model_serialize(
 }
 
 /// Loads a model written by `rpq_model_serialize` (from `len` bytes at `buf`) and writes it to
-/// `*out_model`; free it with `rpq_model_free`. The bytes are checked (length, checksum,
-/// finite numbers, the tree's invariants) and never trusted.
+/// `*out_model`; free it with `rpq_model_free`. The stored hierarchy is used as it is (no
+/// refitting): loading takes time linear in `len`, a small fraction of a build. The bytes
+/// are checked: length, checksum, format version (bytes of format versions 1 and 2, from
+/// older releases, are refused: rebuild those models), finite numbers, the tree's structure,
+/// and every leaf's volumes against its triangle. Bytes that fail a check give an error and
+/// no model; whatever the bytes, loading and querying the model cannot crash or read out of
+/// bounds. What the checks do not prove is that the inner nodes' volumes hold all the
+/// triangles below them: deliberately crafted bytes (with a recomputed checksum) can make
+/// queries on the loaded model give wrong answers.
 ///
 /// Errors: `RPQ_ERR_NULL_POINTER` (`buf` or `out_model` NULL), `RPQ_ERR_INVALID_ARGUMENT`
 /// (the bytes are truncated, corrupted, of another format version or not a model).

@@ -520,7 +520,10 @@ class Model:
     @classmethod
     def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "Model":
         """Loads a model saved by :meth:`to_bytes` (the hierarchy is read, not rebuilt). The
-        bytes are checked; corrupted or truncated data raises ``ValueError``."""
+        bytes are checked; corrupted or truncated data, or data saved by a release older than
+        format version 3, raises ``ValueError``. (The checks cannot prove that bytes crafted
+        to pass them hold a hierarchy true to its triangles: such a model gives wrong answers,
+        nothing worse.)"""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"data: expected bytes, got {type(data).__name__}")
         buf = bytes(data)
