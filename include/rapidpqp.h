@@ -74,7 +74,7 @@
 #define PQP_ERR_MODEL_OUT_OF_MEMORY -1
 
 /**
- * Declared by PQP, never returned.
+ * A query's result could not grow (the pair array of `PQP_Collide`); the result is unchanged.
  */
 #define PQP_ERR_OUT_OF_MEMORY -2
 
@@ -284,12 +284,14 @@
 #define FORMAT_VERSION 2
 
 /**
- * A PQP model (opaque in C).
+ * A PQP model (opaque in C): the triangles added so far, then (after `PQP_EndModel`, which
+ * moves them into it) the built hierarchy.
  */
 typedef struct PQP_Model PQP_Model;
 
 /**
- * A RAPID model (opaque in C): the triangles added so far and, once built, the hierarchy.
+ * A RAPID model (opaque in C): the triangles added so far, then (after `RAPID_EndModel`,
+ * which moves them into it) the hierarchy.
  */
 typedef struct RAPID_model RAPID_model;
 
@@ -737,11 +739,12 @@ RpqStatus rpq_model_build_indexed(const double *vertices,
                                   struct RpqModel **out_model);
 
 /**
- * Frees a model. NULL is a no-op; freeing the same pointer twice is detected and ignored
- * (unless a new model has been allocated at the same address meanwhile).
+ * Frees a model. NULL is a no-op; anything that is not a live model (freed already, a
+ * foreign pointer, another kind of handle) is ignored: a handle stays recognised as freed until
+ * at least 262,144 other handles have been freed after it.
  *
  * # Safety
- * `model` is NULL or was returned by `rpq_model_build*`, and no query using it is running.
+ * No query using `model` is running.
  */
 void rpq_model_free(struct RpqModel *model);
 
@@ -749,7 +752,7 @@ void rpq_model_free(struct RpqModel *model);
  * Number of triangles in a model (0 for NULL or an invalid handle).
  *
  * # Safety
- * `model` is NULL or a live model.
+ * `model` is not freed during the call.
  */
 size_t rpq_model_num_triangles(const struct RpqModel *model);
 
@@ -757,7 +760,7 @@ size_t rpq_model_num_triangles(const struct RpqModel *model);
  * Bytes of memory a model holds (0 for NULL or an invalid handle).
  *
  * # Safety
- * `model` is NULL or a live model.
+ * `model` is not freed during the call.
  */
 size_t rpq_model_memory_bytes(const struct RpqModel *model);
 
@@ -768,10 +771,11 @@ size_t rpq_model_memory_bytes(const struct RpqModel *model);
 struct RpqCollideResult *rpq_collide_result_new(void);
 
 /**
- * Frees a collide result; NULL is a no-op, a second free of the same pointer is ignored.
+ * Frees a collide result; NULL is a no-op, and anything that is not a live result (freed
+ * already, foreign, another kind of handle) is ignored, as in `rpq_model_free`.
  *
  * # Safety
- * `result` is NULL or was returned by `rpq_collide_result_new`.
+ * No call using `result` is running.
  */
 void rpq_collide_result_free(struct RpqCollideResult *result);
 
@@ -792,27 +796,30 @@ RpqStatus rpq_collide(const struct RpqModel *model1,
                       struct RpqCollideResult *result);
 
 /**
- * Number of contact pairs in a result (0 for NULL).
+ * Number of contact pairs in a result (0 for NULL or an invalid handle).
  *
  * # Safety
- * `result` is NULL or a live result.
+ * `result` is not freed or used by another thread during the call.
  */
 size_t rpq_collide_result_num_pairs(const struct RpqCollideResult *result);
 
 /**
  * The contact pairs of a result (`rpq_collide_result_num_pairs` of them), owned by the
- * result and valid until its next use or free. NULL when there are none.
+ * result and valid until its next use or free. NULL when there are none (or for NULL or an
+ * invalid handle).
  *
  * # Safety
- * `result` is NULL or a live result.
+ * `result` is not freed or used by another thread during the call.
  */
 const RpqContactPair *rpq_collide_result_pairs(const struct RpqCollideResult *result);
 
 /**
  * Work counts of the last query of a result: bounding-volume tests and triangle tests.
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE` (nothing written).
  *
  * # Safety
- * `result` is NULL or a live result; the out pointers are NULL or writable.
+ * `result` is not freed or used by another thread during the call; the out pointers are NULL
+ * or writable.
  */
 RpqStatus rpq_collide_result_counts(const struct RpqCollideResult *result,
                                     uint64_t *bv_tests,
@@ -865,10 +872,11 @@ RpqStatus rpq_tolerance(const struct RpqModel *model1,
 struct PQP_Model *PQP_Model_new(void);
 
 /**
- * Deletes a model. NULL is a no-op; a second delete of the same pointer is ignored.
+ * Deletes a model. NULL is a no-op; anything that is not a live model (deleted already,
+ * foreign, another kind of handle) is ignored.
  *
  * # Safety
- * `m` is NULL or a pointer returned by `PQP_Model_new`.
+ * No query using `m` is running.
  */
 void PQP_Model_delete(struct PQP_Model *m);
 
@@ -877,7 +885,7 @@ void PQP_Model_delete(struct PQP_Model *m);
  * empty it discards everything and returns `PQP_ERR_BUILD_OUT_OF_SEQUENCE`, as PQP.
  *
  * # Safety
- * `m` is NULL or a pointer returned by `PQP_Model_new`.
+ * `m` is not deleted during the call.
  */
 int PQP_BeginModel(struct PQP_Model *m, int num_tris);
 
@@ -886,25 +894,27 @@ int PQP_BeginModel(struct PQP_Model *m, int num_tris);
  * `PQP_ERR_BUILD_OUT_OF_SEQUENCE`, nothing added. NaN/infinite: `PQP_ERR_NON_FINITE`.
  *
  * # Safety
- * `m` NULL or from `PQP_Model_new`; points NULL or 3 readable doubles each.
+ * `m` is not deleted during the call; points NULL or 3 readable doubles each.
  */
 int PQP_AddTri(struct PQP_Model *m, const double *p1, const double *p2, const double *p3, int id);
 
 /**
- * Builds the model. `PQP_ERR_BUILD_OUT_OF_SEQUENCE` if already built,
- * `PQP_ERR_BUILD_EMPTY_MODEL` if there are no triangles.
+ * Builds the model; its triangles move into the hierarchy (no copy is kept).
+ * `PQP_ERR_BUILD_OUT_OF_SEQUENCE` if already built, `PQP_ERR_BUILD_EMPTY_MODEL` if there are
+ * no triangles.
  *
  * # Safety
- * `m` is NULL or a pointer returned by `PQP_Model_new`.
+ * `m` is not deleted during the call.
  */
 int PQP_EndModel(struct PQP_Model *m);
 
 /**
- * Bytes used by the model (0 for NULL or a deleted model); with `msg` nonzero also prints
- * them to stderr.
+ * Bytes the model holds (0 for NULL or a deleted model): before `PQP_EndModel` the triangles
+ * added so far, after it the built hierarchy (triangles, ids, nodes). `msg` is accepted and
+ * ignored: PQP printed a report when it was nonzero, but this library never prints.
  *
  * # Safety
- * `m` is NULL or a pointer returned by `PQP_Model_new`.
+ * `m` is not deleted during the call.
  */
 int PQP_MemUsage(struct PQP_Model *m, int msg);
 
@@ -919,11 +929,12 @@ void PQP_CollideResult_FreePairsList(struct PQP_CollideResult *result);
 /**
  * Finds the intersecting triangle pairs of two placed models (`flag` `PQP_FIRST_CONTACT`
  * stops at the first). Returns `PQP_OK`, `PQP_ERR_UNPROCESSED_MODEL` (nothing written),
- * or a rapidpqp code for NULL pointers, deleted models or NaN poses.
+ * `PQP_ERR_OUT_OF_MEMORY` (the pair array could not grow; nothing written), or a rapidpqp
+ * code for NULL pointers, deleted models or NaN poses.
  *
  * # Safety
  * `result` NULL or a zero-filled or previously used result; rotations NULL or 9 doubles;
- * translations NULL or 3; models NULL or from `PQP_Model_new`. Not for concurrent use.
+ * translations NULL or 3; models not deleted during the call. Not for concurrent use.
  */
 int PQP_Collide(struct PQP_CollideResult *result,
                 double (*R1)[3],
@@ -936,7 +947,8 @@ int PQP_Collide(struct PQP_CollideResult *result,
 
 /**
  * The distance between two placed models with closest points (`p1` in model 1's frame,
- * `p2` in model 2's), within `rel_err`/`abs_err` (the smaller bound wins, as PQP).
+ * `p2` in model 2's), within `rel_err`/`abs_err` (the smaller bound wins, as PQP; an
+ * infinite bound is accepted and means any distance is good enough).
  * `qsize` ≤ 2: best first down to the first leaf pair, then depth first (the answer is
  * PQP's, only the work differs); more: best first with a queue of `qsize` pairs. The warm
  * start is kept in the models, as PQP. Negative or NaN error bounds: `PQP_ERR_INVALID_ARGUMENT`, nothing written.
@@ -978,11 +990,11 @@ int PQP_Tolerance(struct PQP_ToleranceResult *result,
 struct RAPID_model *RAPID_model_new(void);
 
 /**
- * Deletes a model. NULL is a no-op; deleting the same pointer again is detected and
- * ignored (unless `RAPID_model_new` has meanwhile returned that same address).
+ * Deletes a model. NULL is a no-op; anything that is not a live model (deleted already,
+ * foreign, another kind of handle) is ignored.
  *
  * # Safety
- * `m` is NULL or a pointer returned by `RAPID_model_new`.
+ * No query using `m` is running.
  */
 void RAPID_model_delete(struct RAPID_model *m);
 
@@ -1012,11 +1024,13 @@ int RAPID_AddTri(struct RAPID_model *m,
                  int id);
 
 /**
- * Builds the model's hierarchy from its triangles. `RAPID_ERR_BUILD_EMPTY_MODEL` when
- * there are none (the model stays unbuilt). Calling it again rebuilds, as RAPID does.
+ * Builds the model's hierarchy from its triangles, which move into it (no copy is kept).
+ * `RAPID_ERR_BUILD_EMPTY_MODEL` when there are none (the model stays unbuilt). Calling it
+ * again returns `RAPID_OK` (RAPID rebuilt the same hierarchy: no triangle can be added
+ * after `RAPID_EndModel`).
  *
  * # Safety
- * `m` is NULL or a pointer returned by `RAPID_model_new`.
+ * `m` is not deleted during the call.
  */
 int RAPID_EndModel(struct RAPID_model *m);
 
@@ -1105,11 +1119,10 @@ void *vcOpen(void);
 
 /**
  * Destroys an engine and everything in it. NULL is a no-op; closing the same handle again
- * (or a pointer `vcOpen` did not return) is detected and ignored, unless `vcOpen` has
- * meanwhile returned that same address.
+ * (or passing anything `vcOpen` did not return) is detected and ignored.
  *
  * # Safety
- * `vc_handle` is NULL or a pointer returned by `vcOpen`, not in use by another thread.
+ * `vc_handle` is not in use by another thread.
  */
 void vcClose(void *vc_handle);
 

@@ -116,6 +116,17 @@ impl ModelBuilder {
     pub fn build(&self) -> Result<Model, BuildError> {
         Model::new(self.triangles.clone(), self.ids.clone())
     }
+
+    /// Builds the hierarchy and empties the builder: its triangles move into the model, so no
+    /// copy of them is left behind.
+    pub fn finish(&mut self) -> Result<Model, BuildError> {
+        Model::new(std::mem::take(&mut self.triangles), std::mem::take(&mut self.ids))
+    }
+
+    /// Heap bytes the builder holds.
+    pub fn memory_bytes(&self) -> usize {
+        self.triangles.capacity() * std::mem::size_of::<Triangle>() + self.ids.capacity() * std::mem::size_of::<i32>()
+    }
 }
 
 /// A built model: triangles (in leaf order), their ids, and the hierarchy. Immutable, so

@@ -4,7 +4,8 @@
 
 use std::ffi::{c_char, c_int};
 
-use super::{free_handle, guard, new_handle};
+use super::handle::{self, Handle, Kind};
+use super::{all_finite, guard};
 use crate::bv::obb::BoxTest;
 use crate::math::{Mat3, Placement, Triangle, Vec3};
 use crate::model::{BuildError, Model};
@@ -60,20 +61,20 @@ pub struct RpqPose {
 }
 
 impl RpqPose {
-    fn to_placement(self) -> Result<Placement, RpqStatus> {
-        let r = &self.rotation;
-        let placement = Placement {
-            rotation: Mat3::new(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]),
-            translation: Vec3::from(self.translation),
-            scale: self.scale,
-        };
-        let finite = r.iter().chain(&self.translation).chain([&self.scale]).all(|v| v.is_finite());
-        if !finite {
+    #[inline(always)]
+    fn placement(&self) -> Result<Placement, RpqStatus> {
+        let (r, t) = (&self.rotation, &self.translation);
+        let values = [r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], t[0], t[1], t[2], self.scale];
+        if !all_finite(&values) {
             Err(RPQ_ERR_NON_FINITE)
         } else if self.scale <= 0.0 {
             Err(RPQ_ERR_INVALID_SCALE)
         } else {
-            Ok(placement)
+            Ok(Placement {
+                rotation: Mat3::new(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]),
+                translation: Vec3::from(*t),
+                scale: self.scale,
+            })
         }
     }
 }
@@ -114,24 +115,24 @@ impl RpqCollideRequest {
 /// An intersecting triangle pair: `id1` of model 1's triangle, `id2` of model 2's.
 pub type RpqContactPair = ContactPair;
 
-const MODEL_MAGIC: u64 = 0x7270_715f_6d6f_646c;
-const DEAD_MAGIC: u64 = 0xdead_dead_dead_dead;
-
 /// A built model (opaque). Immutable: share it freely between threads.
 pub struct RpqModel {
-    magic: u64,
     pub(crate) model: Model,
 }
 
-impl Drop for RpqModel {
-    fn drop(&mut self) {
-        self.magic = DEAD_MAGIC;
-    }
+// SAFETY: the only type of kind RpqModel.
+unsafe impl Handle for RpqModel {
+    const KIND: Kind = Kind::RpqModel;
 }
 
 /// The result of collide queries (opaque); reuse one per thread to avoid allocations.
 pub struct RpqCollideResult {
     pub(crate) result: CollideResult,
+}
+
+// SAFETY: the only type of kind RpqCollideResult.
+unsafe impl Handle for RpqCollideResult {
+    const KIND: Kind = Kind::RpqCollideResult;
 }
 
 pub(crate) fn status_of(error: BuildError) -> RpqStatus {
@@ -142,37 +143,57 @@ pub(crate) fn status_of(error: BuildError) -> RpqStatus {
     }
 }
 
-/// Borrows a model handle, checking it is non-NULL and looks alive.
+/// Borrows a model handle: `RPQ_ERR_NULL_POINTER` for NULL, `RPQ_ERR_INVALID_HANDLE` for
+/// anything that is not a live model (freed, foreign, wild, or another kind of handle). Nothing
+/// is read through an invalid handle.
 ///
 /// # Safety
-/// `model` is NULL or points to memory returned by a model constructor.
+/// When `model` is a live model, it is not freed while the borrow is in use.
+#[inline(always)]
 pub(crate) unsafe fn model_ref<'a>(model: *const RpqModel) -> Result<&'a Model, RpqStatus> {
     if model.is_null() {
         return Err(RPQ_ERR_NULL_POINTER);
     }
-    // SAFETY: non-NULL, and the caller promises it came from rpq_model_build*; the magic
-    // number catches most use-after-free and foreign pointers.
-    let handle = unsafe { &*model };
-    if handle.magic != MODEL_MAGIC {
-        return Err(RPQ_ERR_INVALID_HANDLE);
+    match handle::get(model) {
+        // SAFETY: the registry says it is a live RpqModel; the caller keeps it alive.
+        Some(object) => Ok(unsafe { &object.as_ref().model }),
+        None => Err(RPQ_ERR_INVALID_HANDLE),
     }
-    Ok(&handle.model)
+}
+
+/// Borrows a collide result handle, checked as [`model_ref`].
+///
+/// # Safety
+/// When `result` is a live result, no other borrow of it is in use (one thread at a time) and
+/// it is not freed meanwhile.
+#[inline(always)]
+unsafe fn collide_result_mut<'a>(result: *const RpqCollideResult) -> Result<&'a mut CollideResult, RpqStatus> {
+    if result.is_null() {
+        return Err(RPQ_ERR_NULL_POINTER);
+    }
+    match handle::get(result) {
+        // SAFETY: the registry says it is a live RpqCollideResult; the caller gives exclusive use.
+        Some(mut object) => Ok(unsafe { &mut object.as_mut().result }),
+        None => Err(RPQ_ERR_INVALID_HANDLE),
+    }
 }
 
 /// Reads a pose argument.
 ///
 /// # Safety
 /// `pose` is NULL or points to a readable `RpqPose`.
+#[inline(always)]
 pub(crate) unsafe fn read_pose(pose: *const RpqPose) -> Result<Placement, RpqStatus> {
-    if pose.is_null() {
-        return Err(RPQ_ERR_NULL_POINTER);
+    // SAFETY: NULL or readable per the contract.
+    match unsafe { pose.as_ref() } {
+        Some(pose) => pose.placement(),
+        None => Err(RPQ_ERR_NULL_POINTER),
     }
-    // SAFETY: non-NULL and readable per the contract.
-    unsafe { *pose }.to_placement()
 }
 
-pub(crate) fn model_handle(model: Model) -> *mut RpqModel {
-    new_handle(RpqModel { magic: MODEL_MAGIC, model })
+/// Registers a built model as a new handle; `RPQ_ERR_OUT_OF_MEMORY` when that fails.
+pub(crate) fn model_handle(model: Model) -> Result<*mut RpqModel, RpqStatus> {
+    handle::create(RpqModel { model }).ok_or(RPQ_ERR_OUT_OF_MEMORY)
 }
 
 /// Builds a model from `num_triangles` triangles given as 9 doubles each (`x y z` of the
@@ -270,31 +291,33 @@ unsafe fn build_into(tris: Vec<Triangle>, ids: *const i32, out_model: *mut *mut 
         // SAFETY: the caller provides one id per triangle.
         unsafe { std::slice::from_raw_parts(ids, tris.len()) }.to_vec()
     };
-    match Model::new(tris, ids) {
-        Ok(model) => {
+    match Model::new(tris, ids).map_err(status_of).and_then(model_handle) {
+        Ok(handle) => {
             // SAFETY: out_model is non-NULL and writable per the contract.
-            unsafe { *out_model = model_handle(model) };
+            unsafe { *out_model = handle };
             RPQ_OK
         }
-        Err(e) => status_of(e),
+        Err(status) => status,
     }
 }
 
-/// Frees a model. NULL is a no-op; freeing the same pointer twice is detected and ignored
-/// (unless a new model has been allocated at the same address meanwhile).
+/// Frees a model. NULL is a no-op; anything that is not a live model (freed already, a
+/// foreign pointer, another kind of handle) is ignored: a handle stays recognised as freed until
+/// at least 262,144 other handles have been freed after it.
 ///
 /// # Safety
-/// `model` is NULL or was returned by `rpq_model_build*`, and no query using it is running.
+/// No query using `model` is running.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_model_free(model: *mut RpqModel) {
-    // SAFETY: forwarded contract; free_handle ignores pointers that are not live.
-    guard((), || unsafe { free_handle(model) })
+    guard((), || {
+        handle::destroy(model);
+    })
 }
 
 /// Number of triangles in a model (0 for NULL or an invalid handle).
 ///
 /// # Safety
-/// `model` is NULL or a live model.
+/// `model` is not freed during the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_model_num_triangles(model: *const RpqModel) -> usize {
     // SAFETY: forwarded contract.
@@ -304,7 +327,7 @@ pub unsafe extern "C" fn rpq_model_num_triangles(model: *const RpqModel) -> usiz
 /// Bytes of memory a model holds (0 for NULL or an invalid handle).
 ///
 /// # Safety
-/// `model` is NULL or a live model.
+/// `model` is not freed during the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_model_memory_bytes(model: *const RpqModel) -> usize {
     // SAFETY: forwarded contract.
@@ -315,17 +338,21 @@ pub unsafe extern "C" fn rpq_model_memory_bytes(model: *const RpqModel) -> usize
 /// `rpq_collide_result_free`.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpq_collide_result_new() -> *mut RpqCollideResult {
-    guard(std::ptr::null_mut(), || new_handle(RpqCollideResult { result: CollideResult::new() }))
+    guard(std::ptr::null_mut(), || {
+        handle::create(RpqCollideResult { result: CollideResult::new() }).unwrap_or(std::ptr::null_mut())
+    })
 }
 
-/// Frees a collide result; NULL is a no-op, a second free of the same pointer is ignored.
+/// Frees a collide result; NULL is a no-op, and anything that is not a live result (freed
+/// already, foreign, another kind of handle) is ignored, as in `rpq_model_free`.
 ///
 /// # Safety
-/// `result` is NULL or was returned by `rpq_collide_result_new`.
+/// No call using `result` is running.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_collide_result_free(result: *mut RpqCollideResult) {
-    // SAFETY: forwarded contract.
-    guard((), || unsafe { free_handle(result) })
+    guard((), || {
+        handle::destroy(result);
+    })
 }
 
 /// Finds the intersecting triangle pairs of `model1` at `pose1` and `model2` at `pose2`
@@ -345,18 +372,15 @@ pub unsafe extern "C" fn rpq_collide(
     result: *mut RpqCollideResult,
 ) -> RpqStatus {
     guard(RPQ_ERR_INTERNAL, || {
-        if result.is_null() {
-            return RPQ_ERR_NULL_POINTER;
-        }
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
+            let out = unsafe { collide_result_mut(result) }?;
             let m1 = unsafe { model_ref(model1) }?;
             let m2 = unsafe { model_ref(model2) }?;
             let p1 = unsafe { read_pose(pose1) }?;
             let p2 = unsafe { read_pose(pose2) }?;
             let request =
                 if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
-            let out = unsafe { &mut (*result).result };
             collide::collide(m1, &p1, m2, &p2, &request, out);
             Ok(())
         };
@@ -367,36 +391,39 @@ pub unsafe extern "C" fn rpq_collide(
     })
 }
 
-/// Number of contact pairs in a result (0 for NULL).
+/// Number of contact pairs in a result (0 for NULL or an invalid handle).
 ///
 /// # Safety
-/// `result` is NULL or a live result.
+/// `result` is not freed or used by another thread during the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_collide_result_num_pairs(result: *const RpqCollideResult) -> usize {
     // SAFETY: forwarded contract.
-    guard(0, || unsafe { result.as_ref() }.map_or(0, |r| r.result.pairs.len()))
+    guard(0, || unsafe { collide_result_mut(result) }.map_or(0, |r| r.pairs.len()))
 }
 
 /// The contact pairs of a result (`rpq_collide_result_num_pairs` of them), owned by the
-/// result and valid until its next use or free. NULL when there are none.
+/// result and valid until its next use or free. NULL when there are none (or for NULL or an
+/// invalid handle).
 ///
 /// # Safety
-/// `result` is NULL or a live result.
+/// `result` is not freed or used by another thread during the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_collide_result_pairs(result: *const RpqCollideResult) -> *const RpqContactPair {
     guard(std::ptr::null(), || {
         // SAFETY: forwarded contract.
-        match unsafe { result.as_ref() } {
-            Some(r) if !r.result.pairs.is_empty() => r.result.pairs.as_ptr(),
+        match unsafe { collide_result_mut(result) } {
+            Ok(r) if !r.pairs.is_empty() => r.pairs.as_ptr(),
             _ => std::ptr::null(),
         }
     })
 }
 
 /// Work counts of the last query of a result: bounding-volume tests and triangle tests.
+/// Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE` (nothing written).
 ///
 /// # Safety
-/// `result` is NULL or a live result; the out pointers are NULL or writable.
+/// `result` is not freed or used by another thread during the call; the out pointers are NULL
+/// or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_collide_result_counts(
     result: *const RpqCollideResult,
@@ -405,16 +432,17 @@ pub unsafe extern "C" fn rpq_collide_result_counts(
 ) -> RpqStatus {
     guard(RPQ_ERR_INTERNAL, || {
         // SAFETY: forwarded contract.
-        let Some(r) = (unsafe { result.as_ref() }) else {
-            return RPQ_ERR_NULL_POINTER;
+        let r = match unsafe { collide_result_mut(result) } {
+            Ok(r) => r,
+            Err(status) => return status,
         };
         // SAFETY: each out pointer is NULL or writable.
         unsafe {
             if let Some(b) = bv_tests.as_mut() {
-                *b = r.result.bv_tests;
+                *b = r.bv_tests;
             }
             if let Some(t) = tri_tests.as_mut() {
-                *t = r.result.tri_tests;
+                *t = r.tri_tests;
             }
         }
         RPQ_OK

@@ -71,6 +71,7 @@ def _collide_request(first_contact: Any, box_test: Any, frame: Any) -> Optional[
     return req
 _INT_MAX = 2**31 - 1
 _PLAIN = (int, float)
+_set_slot = object.__setattr__
 
 
 class RapidPQPError(RuntimeError):
@@ -442,10 +443,20 @@ class Model:
 
     __slots__ = ("_handle", "_num_triangles", "__weakref__")
 
+    # The native handle is never exposed: a model is immutable, so no attribute can be set or
+    # deleted. Even a handle forced in with object.__setattr__ cannot crash the interpreter:
+    # the library checks every handle against its registry (a freed, foreign or made-up value
+    # raises ValueError).
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"rapidpqp.Model is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"rapidpqp.Model is immutable: cannot delete {name!r}")
+
     def __init__(self, vertices: Any, faces: Any, ids: Any = None):
         if getattr(self, "_handle", None) is not None:
             raise RuntimeError("this Model is already built; models are immutable")
-        self._handle: Optional[int] = None
+        _set_slot(self, "_handle", None)
         v = _float_array(vertices, "vertices")
         if v.ndim != 2 or v.shape[1] != 3:
             raise ValueError(f"vertices: expected an array of shape (N, 3), got shape {v.shape}")
@@ -476,8 +487,8 @@ class Model:
         )
         if status != N.RPQ_OK:
             _fail(status, "Model")
-        self._handle = out.value
-        self._num_triangles = m
+        _set_slot(self, "_handle", out.value)
+        _set_slot(self, "_num_triangles", m)
 
     @classmethod
     def from_triangles(cls, triangles: Any, ids: Any = None) -> "Model":
@@ -490,7 +501,7 @@ class Model:
         _require_finite(t, "triangles")
         id_array = _ids_array(ids, t.shape[0])
         self = cls.__new__(cls)
-        self._handle = None
+        _set_slot(self, "_handle", None)
         out = ctypes.c_void_p()
         status = LIB.rpq_model_build(
             t.ctypes.data,
@@ -500,8 +511,8 @@ class Model:
         )
         if status != N.RPQ_OK:
             _fail(status, "Model.from_triangles")
-        self._handle = out.value
-        self._num_triangles = t.shape[0]
+        _set_slot(self, "_handle", out.value)
+        _set_slot(self, "_num_triangles", t.shape[0])
         return self
 
     @classmethod
@@ -525,15 +536,15 @@ class Model:
             raise TypeError(f"data: expected bytes, got {type(data).__name__}")
         buf = bytes(data)
         self = cls.__new__(cls)
-        self._handle = None
+        _set_slot(self, "_handle", None)
         out = ctypes.c_void_p()
         status = LIB.rpq_model_deserialize(buf, len(buf), ctypes.byref(out))
         if status == N.RPQ_ERR_INVALID_ARGUMENT:
             raise ValueError("data: not a serialized rapidpqp model, or corrupted or truncated")
         if status != N.RPQ_OK:
             _fail(status, "Model.from_bytes")
-        self._handle = out.value
-        self._num_triangles = int(LIB.rpq_model_num_triangles(self._handle))
+        _set_slot(self, "_handle", out.value)
+        _set_slot(self, "_num_triangles", int(LIB.rpq_model_num_triangles(self._handle)))
         return self
 
     def to_bytes(self) -> bytes:
@@ -580,7 +591,7 @@ class Model:
         # never be freed under a running query.
         h = getattr(self, "_handle", None)
         if h is not None:
-            self._handle = None
+            _set_slot(self, "_handle", None)
             try:
                 _free(h)
             except Exception:  # interpreter shutdown
@@ -825,7 +836,10 @@ def distance(
         if not isinstance(cache, DistanceCache):
             raise TypeError(f"cache: expected a rapidpqp.DistanceCache, got {type(cache).__name__}")
         c = st.cache
-        ctypes.memmove(ctypes.addressof(c), cache._raw, len(cache._raw))
+        raw = cache._raw
+        if type(raw) is not bytes or len(raw) != ctypes.sizeof(c):
+            raw = bytes(ctypes.sizeof(c))  # tampered with: start cold
+        ctypes.memmove(ctypes.addressof(c), raw, len(raw))
         status = LIB.rpq_distance(h1, b1, h2, b2, request, ctypes.byref(c), st.dist_addr)
         if status == N.RPQ_OK:
             cache._raw = bytes(c)

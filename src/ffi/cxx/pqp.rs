@@ -2,10 +2,11 @@
 //! queries, over the legacy PQP C layer ([`crate::ffi::pqp`]), whose result structs already
 //! have PQP's layout.
 //!
-//! `PQP_Model::last_tri` holds a registered [`PqpState`]: the C-layer model handle and the
-//! `Tri` array `tris` points to (the triangles in the order they were added, PQP's layout);
-//! `b` stays NULL and `num_bvs` 0 (the hierarchy is not exposed as a BV array). The C layer
-//! decides every return code; the public fields are updated from its answers.
+//! `PQP_Model::last_tri` holds the handle of a [`CxxPqpModel`]: the C layer's model object
+//! (whose members both layers share) and the `Tri` array `tris` points to (the triangles in the
+//! order they were added, PQP's layout); `b` stays NULL and `num_bvs` 0 (the hierarchy is not
+//! exposed as a BV array). The C layer decides every return code; the public fields are
+//! updated from its answers.
 //!
 //! `PQP_CollideResult::pairs` is allocated with `malloc`/`realloc` (as the C layer does) and
 //! registered while live, so that a result copied by the implicit copy constructor and
@@ -19,11 +20,13 @@ use std::ptr;
 use crate::bv::obb::{BoxTest, disjoint};
 use crate::bv::rss::rectangle_distance;
 use crate::bv::{Obb, Rss};
+use crate::ffi::clock::Stopwatch;
+use crate::ffi::guard;
+use crate::ffi::handle::{self, AddressSet, Handle, Kind};
 use crate::ffi::pqp::{
     self as c, CollisionPair, PQP_CollideResult, PQP_DistanceResult, PQP_ERR_BUILD_OUT_OF_SEQUENCE, PQP_ERR_INTERNAL,
     PQP_ERR_INVALID_MODEL, PQP_ERR_NULL_POINTER, PQP_OK, PQP_ToleranceResult,
 };
-use crate::ffi::{free_handle, guard, is_live_handle, new_handle, register_handle, unregister_handle};
 use crate::math::{Mat3, Vec3};
 
 const STATE_EMPTY: c_int = 0;
@@ -64,14 +67,19 @@ pub struct PqpModelAbi {
     pub b: *mut BvAbi,
     pub num_bvs: c_int,
     pub num_bvs_alloced: c_int,
-    /// `Tri *last_tri`: here the model's [`PqpState`].
-    pub last_tri: *mut PqpState,
+    /// `Tri *last_tri`: here the handle of the model's [`CxxPqpModel`].
+    pub last_tri: *mut CxxPqpModel,
 }
 
 /// What a C++ `PQP_Model` owns.
-pub struct PqpState {
-    handle: *mut c::PQP_Model,
+pub struct CxxPqpModel {
+    model: c::PQP_Model,
     tris: Vec<TriAbi>,
+}
+
+// SAFETY: the only type of kind CxxPqpModel.
+unsafe impl Handle for CxxPqpModel {
+    const KIND: Kind = Kind::CxxPqpModel;
 }
 
 const _: () = {
@@ -114,28 +122,32 @@ fn tri_array(n: usize) -> Vec<TriAbi> {
 }
 
 /// The model and its state, checked: `Err` with the C layer's code for a NULL model or one
-/// whose state is not live (destroyed, or a copy of a destroyed model).
+/// whose state is not live (destroyed, or a copy of a destroyed model). Nothing is read
+/// through `last_tri` unless the registry knows it.
 ///
 /// # Safety
 /// `this` is NULL or a constructed `PQP_Model`.
-unsafe fn model<'a>(this: *mut PqpModelAbi) -> Result<(&'a mut PqpModelAbi, &'a mut PqpState), c_int> {
+#[inline(always)]
+unsafe fn model<'a>(this: *mut PqpModelAbi) -> Result<(&'a mut PqpModelAbi, &'a mut CxxPqpModel), c_int> {
     // SAFETY: per the contract.
     let m = unsafe { this.as_mut() }.ok_or(PQP_ERR_NULL_POINTER)?;
-    if m.last_tri.is_null() || !is_live_handle(m.last_tri as usize) {
-        return Err(PQP_ERR_INVALID_MODEL);
-    }
-    // SAFETY: the registry says it is a live PqpState made by the constructor.
-    let state = unsafe { &mut *m.last_tri };
-    Ok((m, state))
+    let mut state = handle::get(m.last_tri).ok_or(PQP_ERR_INVALID_MODEL)?;
+    // SAFETY: a live CxxPqpModel; the legacy layer is not for concurrent use.
+    Ok((m, unsafe { state.as_mut() }))
 }
 
-/// The C-layer handle of a C++ model.
+/// The C-layer model object of a C++ model (a raw pointer: a program may pass the same model
+/// twice to a query).
 ///
 /// # Safety
 /// `this` is NULL or a constructed `PQP_Model`.
-unsafe fn handle(this: *mut PqpModelAbi) -> Result<*mut c::PQP_Model, c_int> {
-    // SAFETY: forwarded contract.
-    unsafe { model(this) }.map(|(_, state)| state.handle)
+#[inline(always)]
+unsafe fn core(this: *mut PqpModelAbi) -> Result<*mut c::PQP_Model, c_int> {
+    // SAFETY: per the contract.
+    let m = unsafe { this.as_ref() }.ok_or(PQP_ERR_NULL_POINTER)?;
+    let state = handle::get(m.last_tri).ok_or(PQP_ERR_INVALID_MODEL)?;
+    // SAFETY: a live CxxPqpModel: a field's address, nothing read.
+    Ok(unsafe { &raw mut (*state.as_ptr()).model })
 }
 
 /// `PQP_Model::PQP_Model()`: an empty model.
@@ -147,7 +159,9 @@ pub unsafe extern "C" fn pqp_model_construct(this: *mut PqpModelAbi) {
     guard((), || {
         // SAFETY: per the contract; the old contents are not read.
         if let Some(m) = unsafe { this.as_mut() } {
-            let state = new_handle(PqpState { handle: c::PQP_Model_new(), tris: Vec::new() });
+            // Out of memory: `last_tri` NULL, and every member then reports an invalid model
+            // (a constructor has no way to report it; PQP would have thrown std::bad_alloc).
+            let state = handle::create(CxxPqpModel { model: c::PQP_Model::new(), tris: Vec::new() });
             *m = PqpModelAbi {
                 build_state: STATE_EMPTY,
                 tris: ptr::null_mut(),
@@ -156,7 +170,7 @@ pub unsafe extern "C" fn pqp_model_construct(this: *mut PqpModelAbi) {
                 b: ptr::null_mut(),
                 num_bvs: 0,
                 num_bvs_alloced: 0,
-                last_tri: state,
+                last_tri: state.unwrap_or(ptr::null_mut()),
             };
         }
     })
@@ -181,14 +195,9 @@ pub unsafe extern "C" fn pqp_model_construct_base(this: *mut PqpModelAbi) {
 pub unsafe extern "C" fn pqp_model_destroy(this: *mut PqpModelAbi) {
     guard((), || {
         // SAFETY: per the contract.
-        if let Ok((m, state)) = unsafe { model(this) } {
-            // SAFETY: the handle came from PQP_Model_new (the C layer ignores a dead one).
-            unsafe { c::PQP_Model_delete(state.handle) };
-            // SAFETY: live in the registry, made by new_handle::<PqpState>.
-            unsafe { free_handle(m.last_tri) };
-        }
-        // SAFETY: per the contract.
         if let Some(m) = unsafe { this.as_mut() } {
+            // Anything but a live CxxPqpModel (freed through a copy, NULL) is ignored.
+            handle::destroy(m.last_tri);
             m.build_state = STATE_EMPTY;
             m.tris = ptr::null_mut();
             m.num_tris = 0;
@@ -221,8 +230,7 @@ pub unsafe extern "C" fn pqp_model_begin(this: *mut PqpModelAbi, num_tris: c_int
             Ok(ms) => ms,
             Err(code) => return code,
         };
-        // SAFETY: a handle from PQP_Model_new, checked by the C layer.
-        let code = unsafe { c::PQP_BeginModel(state.handle, num_tris) };
+        let code = state.model.begin();
         if code == PQP_OK || code == PQP_ERR_BUILD_OUT_OF_SEQUENCE {
             state.tris = tri_array(if num_tris <= 0 { 8 } else { num_tris as usize });
             sync(m, &mut state.tris);
@@ -251,8 +259,12 @@ pub unsafe extern "C" fn pqp_model_add_tri(
             Ok(ms) => ms,
             Err(code) => return code,
         };
-        // SAFETY: forwarded contract; the C layer checks every pointer.
-        let code = unsafe { c::PQP_AddTri(state.handle, p1, p2, p3, id) };
+        // SAFETY: forwarded contract.
+        let corners = match unsafe { c::read_corners(p1, p2, p3) } {
+            Ok(corners) => corners,
+            Err(code) => return code,
+        };
+        let code = state.model.add_tri(corners, id);
         if code == PQP_OK {
             if m.build_state == STATE_EMPTY {
                 state.tris = tri_array(8);
@@ -266,9 +278,8 @@ pub unsafe extern "C" fn pqp_model_add_tri(
                     tris.reserve(1);
                 }
             }
-            // SAFETY: the C layer accepted the points, so each is 3 readable doubles.
-            let read = |p: *const f64| unsafe { [*p, *p.add(1), *p.add(2)] };
-            tris.push(TriAbi { p1: read(p1), p2: read(p2), p3: read(p3), id });
+            let [a, b, c] = corners.map(|p| [p.x, p.y, p.z]);
+            tris.push(TriAbi { p1: a, p2: b, p3: c, id });
             sync(m, tris);
         }
         code
@@ -288,8 +299,7 @@ pub unsafe extern "C" fn pqp_model_end(this: *mut PqpModelAbi) -> c_int {
             Ok(ms) => ms,
             Err(code) => return code,
         };
-        // SAFETY: a handle from PQP_Model_new, checked by the C layer.
-        let code = unsafe { c::PQP_EndModel(state.handle) };
+        let code = state.model.end();
         if code == PQP_OK {
             state.tris.shrink_to_fit();
             sync(m, &mut state.tris);
@@ -300,33 +310,36 @@ pub unsafe extern "C" fn pqp_model_end(this: *mut PqpModelAbi) -> c_int {
 }
 
 /// `int PQP_Model::MemUsage(int msg)`: bytes used by the model (the C layer's count plus the
-/// `Tri` array and the object itself); with `msg` nonzero the C layer also prints them.
+/// `Tri` array and the object itself). `msg` is ignored: the library never prints.
 ///
 /// # Safety
 /// `this` is NULL or a constructed `PQP_Model`.
 #[unsafe(export_name = "_ZN9PQP_Model8MemUsageEi")]
 pub unsafe extern "C" fn pqp_model_mem_usage(this: *mut PqpModelAbi, msg: c_int) -> c_int {
+    let _ = msg;
     guard(0, || {
         // SAFETY: per the contract.
         let Ok((_, state)) = (unsafe { model(this) }) else {
             return 0;
         };
-        // SAFETY: a handle from PQP_Model_new, checked by the C layer.
-        let core = unsafe { c::PQP_MemUsage(state.handle, msg) }.max(0) as usize;
-        let own = std::mem::size_of::<PqpModelAbi>()
-            + std::mem::size_of::<PqpState>()
+        // The C layer's count includes its model object, which lives inside the state.
+        let own = std::mem::size_of::<PqpModelAbi>() + std::mem::size_of::<CxxPqpModel>()
+            - std::mem::size_of::<c::PQP_Model>()
             + state.tris.capacity() * std::mem::size_of::<TriAbi>();
-        clamp(core.saturating_add(own))
+        clamp(state.model.memory_bytes().saturating_add(own))
     })
 }
 
 // ------------------------------------------------------------------------------------------
 // PQP_CollideResult
 
+/// The live `pairs` arrays of C++ results (allocated here, not yet freed).
+static PAIRS: AddressSet = AddressSet::new();
+
 /// Forgets a `pairs` array that is not live (freed through a copy of this result): the result
 /// then counts as empty.
 fn adopt(res: &mut PQP_CollideResult) {
-    if !res.pairs.is_null() && !is_live_handle(res.pairs as usize) {
+    if !res.pairs.is_null() && !PAIRS.contains(res.pairs as usize) {
         res.pairs = ptr::null_mut();
         res.num_pairs = 0;
         res.num_pairs_alloced = 0;
@@ -337,14 +350,16 @@ fn adopt(res: &mut PQP_CollideResult) {
     }
 }
 
-/// Keeps the registry in step when `pairs` moved from `old` (freed by `realloc`).
+/// Keeps the registry in step when `pairs` moved from `old` (freed by `realloc`). (If the new
+/// address cannot be recorded, for want of memory, the array is later taken for a dead one and
+/// leaked, never freed twice.)
 fn moved(old: *mut CollisionPair, new: *mut CollisionPair) {
     if old != new {
         if !old.is_null() {
-            unregister_handle(old as usize);
+            PAIRS.remove(old as usize);
         }
         if !new.is_null() {
-            register_handle(new as usize);
+            PAIRS.insert(new as usize);
         }
     }
 }
@@ -437,7 +452,8 @@ pub unsafe extern "C" fn collide_result_destroy_base(this: *mut PQP_CollideResul
 }
 
 /// `void PQP_CollideResult::SizeTo(int n)`: makes room for exactly `n` pairs; smaller than
-/// `num_pairs` prints an error and does nothing, as PQP (so does running out of memory).
+/// `num_pairs` does nothing, as PQP (which also printed a message; this library never prints),
+/// and so does running out of memory.
 ///
 /// # Safety
 /// `this` is NULL or a constructed `PQP_CollideResult`.
@@ -449,18 +465,16 @@ pub unsafe extern "C" fn collide_result_size_to(this: *mut PQP_CollideResult, n:
             return;
         };
         adopt(res);
-        if n < res.num_pairs {
-            eprintln!("PQP_CollideResult::SizeTo({n}): fewer than the {} pairs held, nothing changed", res.num_pairs);
-            return;
-        }
-        if !resize(res, n as usize) {
-            eprintln!("PQP_CollideResult::SizeTo({n}): out of memory, result unchanged");
+        if n >= res.num_pairs {
+            // Out of memory leaves the result unchanged.
+            let _ = resize(res, n as usize);
         }
     })
 }
 
 /// `void PQP_CollideResult::Add(int i1, int i2)`: appends a pair, growing the array to
-/// `2 * alloced + 8` when full, as PQP (out of memory: the pair is dropped, with a message).
+/// `2 * alloced + 8` when full, as PQP. Out of memory (where PQP threw `std::bad_alloc`): the
+/// pair is not added and `num_pairs` stays as it was.
 ///
 /// # Safety
 /// `this` is NULL or a constructed `PQP_CollideResult`.
@@ -479,7 +493,6 @@ pub unsafe extern "C" fn collide_result_add(this: *mut PQP_CollideResult, i1: c_
         if len >= alloced {
             let grown = alloced.saturating_mul(2).saturating_add(8).min(c_int::MAX as usize);
             if !resize(res, grown) {
-                eprintln!("PQP_CollideResult::Add: out of memory, pair ({i1}, {i2}) dropped");
                 return;
             }
         }
@@ -511,9 +524,10 @@ pub unsafe extern "C" fn pqp_collide(
     flag: c_int,
 ) -> c_int {
     guard(PQP_ERR_INTERNAL, || {
+        let watch = Stopwatch::start();
         // SAFETY: forwarded contract.
-        let (h1, h2) = match unsafe { (handle(o1), handle(o2)) } {
-            (Ok(h1), Ok(h2)) => (h1, h2),
+        let (m1, m2) = match unsafe { (core(o1), core(o2)) } {
+            (Ok(m1), Ok(m2)) => (m1, m2),
             (Err(code), _) | (_, Err(code)) => return code,
         };
         // SAFETY: per the contract.
@@ -524,8 +538,8 @@ pub unsafe extern "C" fn pqp_collide(
             }
             None => ptr::null_mut(),
         };
-        // SAFETY: forwarded contract; `pairs` is NULL or a live malloc'd array.
-        let code = unsafe { c::PQP_Collide(result, R1, T1, h1, R2, T2, h2, flag) };
+        // SAFETY: live models; forwarded contract; `pairs` is NULL or a live malloc'd array.
+        let code = unsafe { c::collide_models(watch, result, R1, T1, m1, R2, T2, m2, flag) };
         // SAFETY: per the contract.
         if let Some(res) = unsafe { result.as_mut() } {
             moved(old, res.pairs);
@@ -555,10 +569,13 @@ pub unsafe extern "C" fn pqp_distance(
     qsize: c_int,
 ) -> c_int {
     guard(PQP_ERR_INTERNAL, || {
+        let watch = Stopwatch::start();
         // SAFETY: forwarded contract.
-        match unsafe { (handle(o1), handle(o2)) } {
-            // SAFETY: forwarded contract.
-            (Ok(h1), Ok(h2)) => unsafe { c::PQP_Distance(result, R1, T1, h1, R2, T2, h2, rel_err, abs_err, qsize) },
+        match unsafe { (core(o1), core(o2)) } {
+            // SAFETY: live models; forwarded contract.
+            (Ok(m1), Ok(m2)) => unsafe {
+                c::distance_models(watch, result, R1, T1, m1, R2, T2, m2, rel_err, abs_err, qsize)
+            },
             (Err(code), _) | (_, Err(code)) => code,
         }
     })
@@ -583,10 +600,11 @@ pub unsafe extern "C" fn pqp_tolerance(
     qsize: c_int,
 ) -> c_int {
     guard(PQP_ERR_INTERNAL, || {
+        let watch = Stopwatch::start();
         // SAFETY: forwarded contract.
-        match unsafe { (handle(o1), handle(o2)) } {
-            // SAFETY: forwarded contract.
-            (Ok(h1), Ok(h2)) => unsafe { c::PQP_Tolerance(result, R1, T1, h1, R2, T2, h2, tolerance, qsize) },
+        match unsafe { (core(o1), core(o2)) } {
+            // SAFETY: live models; forwarded contract.
+            (Ok(m1), Ok(m2)) => unsafe { c::tolerance_models(watch, result, R1, T1, m1, R2, T2, m2, tolerance, qsize) },
             (Err(code), _) | (_, Err(code)) => code,
         }
     })
