@@ -64,6 +64,31 @@
 #define RPQ_FRAME_MODEL2 1
 
 /**
+ * The smallest scale a pose may have (an `RpqPose`'s, one folded from a matrix, RAPID's).
+ */
+#define RPQ_MIN_SCALE 1e-100
+
+/**
+ * The largest scale a pose may have.
+ */
+#define RPQ_MAX_SCALE 1e100
+
+/**
+ * The rotation tolerance until `rpq_set_rotation_tolerance` changes it.
+ */
+#define RPQ_ROTATION_TOLERANCE_DEFAULT 1e-5
+
+/**
+ * The largest rotation tolerance `rpq_set_rotation_tolerance` accepts.
+ */
+#define RPQ_MAX_ROTATION_TOLERANCE 1e-2
+
+/**
+ * The largest queue a distance or tolerance search is given, whatever `qsize` asks.
+ */
+#define RPQ_MAX_QSIZE (1 << 16)
+
+/**
  * Success.
  */
 #define PQP_OK 0
@@ -122,6 +147,14 @@
 #define PQP_ERR_INTERNAL -10
 
 /**
+ * rapidpqp only: a rotation is plainly not one: some entry of `RᵀR − I` exceeds 1e-3 in
+ * magnitude (a zero, scaled or sheared matrix, for which PQP silently computed answers of no
+ * placement at all); nothing changed. Rotations that drift by rounding or were written with 6
+ * decimals are far inside the bound; reflections are accepted.
+ */
+#define PQP_ERR_NOT_ROTATION -11
+
+/**
  * `PQP_Collide` flag: all contacts (any value other than `PQP_FIRST_CONTACT` means this).
  */
 #define PQP_ALL_CONTACTS 1
@@ -174,7 +207,8 @@
 #define RAPID_ERR_NON_FINITE 7
 
 /**
- * rapidpqp only: a scale was zero or negative; nothing changed.
+ * rapidpqp only: a scale was not within [1e-100, 1e100] (zero or negative among others);
+ * nothing changed.
  */
 #define RAPID_ERR_INVALID_SCALE 8
 
@@ -188,6 +222,15 @@
  * rapidpqp only: an internal error (a bug); nothing changed.
  */
 #define RAPID_ERR_INTERNAL 10
+
+/**
+ * rapidpqp only: a rotation is plainly not one: some entry of `RᵀR − I` exceeds 1e-3 in
+ * magnitude (a zero, scaled or sheared matrix, for which RAPID silently computed contacts of
+ * no placement at all: put a uniform scale in `RAPID_Collide`'s scale arguments); nothing
+ * changed. Rotations that drift by rounding or were written with 6 decimals are far inside the
+ * bound; reflections are accepted.
+ */
+#define RAPID_ERR_NOT_ROTATION 11
 
 /**
  * `RAPID_Collide` flag: report every intersecting triangle pair (any flag other than
@@ -312,8 +355,10 @@ typedef int RpqStatus;
 
 /**
  * A model's placement in the world: a model point `p` goes to `scale * R * p + translation`.
- * `rotation` is row-major (`rotation[3*i + j]` is row i, column j) and must be a rotation;
- * `scale` must be positive (use 1).
+ * `rotation` is row-major (`rotation[3*i + j]` is row i, column j) and must be a rotation
+ * within the rotation tolerance (`rpq_set_rotation_tolerance`; else `RPQ_ERR_NOT_ROTATION`);
+ * `scale` must be within [`RPQ_MIN_SCALE`, `RPQ_MAX_SCALE`] (use 1; else
+ * `RPQ_ERR_INVALID_SCALE`); every number finite (else `RPQ_ERR_NON_FINITE`).
  */
 typedef struct RpqPose {
     double rotation[9];
@@ -344,15 +389,19 @@ typedef struct RpqCollideRequest {
  */
 typedef struct RpqDistanceRequest {
     /**
-     * Accept a distance within this fraction of the true one (≥ 0).
+     * Accept a distance within this fraction of the true one: finite and ≥ 0 (NaN, negative
+     * and infinite values give `RPQ_ERR_INVALID_ARGUMENT`).
      */
     double rel_err;
     /**
-     * Accept a distance within this absolute amount of the true one (≥ 0).
+     * Accept a distance within this absolute amount of the true one: finite and ≥ 0, as
+     * `rel_err`.
      */
     double abs_err;
     /**
-     * 2 or less: best first down to the first leaf pair, then depth first; more: best first with a queue of this many node pairs.
+     * 2 or less: best first down to the first leaf pair, then depth first; more: best first
+     * with a queue of this many node pairs, at most `RPQ_MAX_QSIZE` and at most the number of
+     * node pairs of the two models (a larger value is capped, not refused).
      */
     int qsize;
 } RpqDistanceRequest;
@@ -544,7 +593,7 @@ typedef struct collision_pair {
 #define RPQ_ERR_EMPTY_MODEL 3
 
 /**
- * A scale was zero or negative.
+ * A scale was not within [`RPQ_MIN_SCALE`, `RPQ_MAX_SCALE`] (zero or negative among others).
  */
 #define RPQ_ERR_INVALID_SCALE 4
 
@@ -567,6 +616,13 @@ typedef struct collision_pair {
  * An internal error (a bug): the call did nothing. Please report it.
  */
 #define RPQ_ERR_INTERNAL 8
+
+/**
+ * A pose's rotation is not a rotation within the rotation tolerance (see
+ * `rpq_set_rotation_tolerance`): its columns are not orthonormal, its determinant is not
+ * positive (a reflection), or it carries a scale (`3·I`: say `I` with scale 3).
+ */
+#define RPQ_ERR_NOT_ROTATION 9
 
 #ifdef __cplusplus
 extern "C" {
@@ -689,13 +745,17 @@ RpqStatus rpq_tolerance_batch(const struct RpqModel *model1,
  * Converts `n` 4×4 homogeneous matrices (16 doubles each, row-major) into `out_poses`,
  * checking each one: every entry finite, the last row exactly `0 0 0 1`, and the 3×3 block a
  * rotation times a positive uniform scale `k` (its columns orthogonal and of squared length
- * `k²` within `tolerance * k²`, its determinant positive). When `|k − 1| <= tolerance` the block
- * is taken as the rotation and the scale is 1; otherwise the block divided by `k` is the
- * rotation and `k` the scale.
+ * `k²` within `tolerance * k²`, its determinant positive), `k` within [`RPQ_MIN_SCALE`,
+ * `RPQ_MAX_SCALE`]. When `|k − 1| <= tolerance` the block is taken as the rotation and the
+ * scale is 1; otherwise the block divided by `k` is the rotation and `k` the scale. (Queries
+ * check rotations against the process-wide tolerance of `rpq_set_rotation_tolerance`: pass
+ * `rpq_rotation_tolerance()` here to get poses they accept.)
  *
  * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_NON_FINITE` (a NaN or infinite entry),
- * `RPQ_ERR_INVALID_ARGUMENT` (a bad last row or block, or a negative or NaN `tolerance`).
- * `out_poses` is written only on success.
+ * `RPQ_ERR_INVALID_ARGUMENT` (a bad last row, or `tolerance` negative, NaN or above
+ * `RPQ_MAX_ROTATION_TOLERANCE`), `RPQ_ERR_NOT_ROTATION` (a block that is not a rotation times
+ * a uniform scale), `RPQ_ERR_INVALID_SCALE` (`k` out of range). `out_poses` is written only on
+ * success.
  *
  * # Safety
  * `matrices` points to `16 * n` readable doubles and `out_poses` to `n` writable poses (either
@@ -712,7 +772,9 @@ RpqStatus rpq_poses_from_matrices(const double *matrices,
  * On success writes the new model to `*out_model`; free it with `rpq_model_free`.
  *
  * Errors: `RPQ_ERR_NULL_POINTER` (`triangles` or `out_model` NULL),
- * `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate).
+ * `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate),
+ * `RPQ_ERR_OUT_OF_MEMORY` (the copies of the input cannot be allocated; the hierarchy's own
+ * allocations still abort the process when memory runs out, as Rust's allocator does).
  *
  * # Safety
  * `triangles` points to `9 * num_triangles` doubles; `ids` is NULL or points to
@@ -726,7 +788,8 @@ RpqStatus rpq_model_build(const double *triangles,
 /**
  * Builds a model from a vertex array (`3 * num_vertices` doubles) and triangles given as
  * vertex indices (`3 * num_faces` zero-based `uint32_t`), with ids as in `rpq_model_build`.
- * An index out of range gives `RPQ_ERR_INVALID_ARGUMENT`.
+ * An index out of range gives `RPQ_ERR_INVALID_ARGUMENT`; a NaN or infinite coordinate
+ * `RPQ_ERR_NON_FINITE`, in any vertex, used by a triangle or not.
  *
  * # Safety
  * The arrays hold the stated numbers of elements; `ids` may be NULL; `out_model` is writable.
@@ -834,8 +897,9 @@ const char *rpq_status_message(RpqStatus status);
  * The distance between `model1` at `pose1` and `model2` at `pose2`, with a closest point on
  * each. `request` may be NULL (exact). `cache` may be NULL; when given it is used as a warm
  * start and updated. Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
- * `RPQ_ERR_NON_FINITE`, `RPQ_ERR_INVALID_SCALE`, `RPQ_ERR_INVALID_ARGUMENT` (a negative or
- * NaN error bound); `result` is written only on success.
+ * `RPQ_ERR_NON_FINITE`, `RPQ_ERR_INVALID_SCALE`, `RPQ_ERR_NOT_ROTATION`,
+ * `RPQ_ERR_INVALID_ARGUMENT` (an error bound negative, NaN or infinite); `result` is written
+ * only on success.
  *
  * # Safety
  * Models live; poses readable; `request` NULL or readable; `cache` NULL or writable and not
@@ -865,6 +929,20 @@ RpqStatus rpq_tolerance(const struct RpqModel *model1,
                         double tolerance,
                         int qsize,
                         struct RpqDistanceResult *result);
+
+/**
+ * Sets the rotation tolerance of every later native call, process-wide (default
+ * `RPQ_ROTATION_TOLERANCE_DEFAULT`, 1e-5): how far from orthonormal, relative to its scale, a
+ * pose's rotation may be. `RPQ_ERR_INVALID_ARGUMENT` (nothing changed) unless
+ * `0 <= tolerance <= RPQ_MAX_ROTATION_TOLERANCE`. Not for use while other threads run queries
+ * whose outcome should not change.
+ */
+RpqStatus rpq_set_rotation_tolerance(double tolerance);
+
+/**
+ * The rotation tolerance in force (see `rpq_set_rotation_tolerance`).
+ */
+double rpq_rotation_tolerance(void);
 
 /**
  * A new, empty model (NULL only when out of memory).

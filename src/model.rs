@@ -123,6 +123,12 @@ impl ModelBuilder {
         Model::new(std::mem::take(&mut self.triangles), std::mem::take(&mut self.ids))
     }
 
+    /// Reserves room for `additional` more triangles, reporting failure instead of aborting.
+    pub fn try_reserve(&mut self, additional: usize) -> Result<(), std::collections::TryReserveError> {
+        self.triangles.try_reserve(additional)?;
+        self.ids.try_reserve(additional)
+    }
+
     /// Heap bytes the builder holds.
     pub fn memory_bytes(&self) -> usize {
         self.triangles.capacity() * std::mem::size_of::<Triangle>() + self.ids.capacity() * std::mem::size_of::<i32>()

@@ -5,7 +5,7 @@
 use std::ffi::{c_char, c_int};
 
 use super::handle::{self, Handle, Kind};
-use super::{all_finite, guard};
+use super::{all_finite, guard, pose};
 use crate::bv::obb::BoxTest;
 use crate::math::{Mat3, Placement, Triangle, Vec3};
 use crate::model::{BuildError, Model};
@@ -21,7 +21,7 @@ pub const RPQ_ERR_NULL_POINTER: RpqStatus = 1;
 pub const RPQ_ERR_NON_FINITE: RpqStatus = 2;
 /// A model needs at least one triangle.
 pub const RPQ_ERR_EMPTY_MODEL: RpqStatus = 3;
-/// A scale was zero or negative.
+/// A scale was not within [`RPQ_MIN_SCALE`, `RPQ_MAX_SCALE`] (zero or negative among others).
 pub const RPQ_ERR_INVALID_SCALE: RpqStatus = 4;
 /// An argument is out of its documented range (an index, an enum value, a count).
 pub const RPQ_ERR_INVALID_ARGUMENT: RpqStatus = 5;
@@ -31,6 +31,10 @@ pub const RPQ_ERR_INVALID_HANDLE: RpqStatus = 6;
 pub const RPQ_ERR_OUT_OF_MEMORY: RpqStatus = 7;
 /// An internal error (a bug): the call did nothing. Please report it.
 pub const RPQ_ERR_INTERNAL: RpqStatus = 8;
+/// A pose's rotation is not a rotation within the rotation tolerance (see
+/// `rpq_set_rotation_tolerance`): its columns are not orthonormal, its determinant is not
+/// positive (a reflection), or it carries a scale (`3·I`: say `I` with scale 3).
+pub const RPQ_ERR_NOT_ROTATION: RpqStatus = 9;
 
 /// Box-pair test: the library's default, chosen by measurement (today the dual OBB-sphere
 /// test, `RPQ_BOX_TEST_DUAL`). A zero-filled request gets it.
@@ -50,8 +54,10 @@ pub const RPQ_FRAME_MODEL1: c_int = 0;
 pub const RPQ_FRAME_MODEL2: c_int = 1;
 
 /// A model's placement in the world: a model point `p` goes to `scale * R * p + translation`.
-/// `rotation` is row-major (`rotation[3*i + j]` is row i, column j) and must be a rotation;
-/// `scale` must be positive (use 1).
+/// `rotation` is row-major (`rotation[3*i + j]` is row i, column j) and must be a rotation
+/// within the rotation tolerance (`rpq_set_rotation_tolerance`; else `RPQ_ERR_NOT_ROTATION`);
+/// `scale` must be within [`RPQ_MIN_SCALE`, `RPQ_MAX_SCALE`] (use 1; else
+/// `RPQ_ERR_INVALID_SCALE`); every number finite (else `RPQ_ERR_NON_FINITE`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct RpqPose {
@@ -67,8 +73,10 @@ impl RpqPose {
         let values = [r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], t[0], t[1], t[2], self.scale];
         if !all_finite(&values) {
             Err(RPQ_ERR_NON_FINITE)
-        } else if self.scale <= 0.0 {
+        } else if !pose::scale_in_range(self.scale) {
             Err(RPQ_ERR_INVALID_SCALE)
+        } else if !pose::is_rotation(r, pose::rotation_tolerance(), false) {
+            Err(RPQ_ERR_NOT_ROTATION)
         } else {
             Ok(Placement {
                 rotation: Mat3::new(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]),
@@ -201,7 +209,9 @@ pub(crate) fn model_handle(model: Model) -> Result<*mut RpqModel, RpqStatus> {
 /// On success writes the new model to `*out_model`; free it with `rpq_model_free`.
 ///
 /// Errors: `RPQ_ERR_NULL_POINTER` (`triangles` or `out_model` NULL),
-/// `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate).
+/// `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate),
+/// `RPQ_ERR_OUT_OF_MEMORY` (the copies of the input cannot be allocated; the hierarchy's own
+/// allocations still abort the process when memory runs out, as Rust's allocator does).
 ///
 /// # Safety
 /// `triangles` points to `9 * num_triangles` doubles; `ids` is NULL or points to
@@ -225,10 +235,15 @@ pub unsafe extern "C" fn rpq_model_build(
         };
         // SAFETY: the caller provides 9 * num_triangles doubles.
         let coords = unsafe { std::slice::from_raw_parts(triangles, count) };
-        let tris: Vec<Triangle> = coords
-            .chunks_exact(9)
-            .map(|c| [Vec3::new(c[0], c[1], c[2]), Vec3::new(c[3], c[4], c[5]), Vec3::new(c[6], c[7], c[8])])
-            .collect();
+        let mut tris: Vec<Triangle> = Vec::new();
+        if tris.try_reserve_exact(num_triangles).is_err() {
+            return RPQ_ERR_OUT_OF_MEMORY;
+        }
+        tris.extend(
+            coords
+                .chunks_exact(9)
+                .map(|c| [Vec3::new(c[0], c[1], c[2]), Vec3::new(c[3], c[4], c[5]), Vec3::new(c[6], c[7], c[8])]),
+        );
         // SAFETY: forwarded contract.
         unsafe { build_into(tris, ids, out_model) }
     })
@@ -236,7 +251,8 @@ pub unsafe extern "C" fn rpq_model_build(
 
 /// Builds a model from a vertex array (`3 * num_vertices` doubles) and triangles given as
 /// vertex indices (`3 * num_faces` zero-based `uint32_t`), with ids as in `rpq_model_build`.
-/// An index out of range gives `RPQ_ERR_INVALID_ARGUMENT`.
+/// An index out of range gives `RPQ_ERR_INVALID_ARGUMENT`; a NaN or infinite coordinate
+/// `RPQ_ERR_NON_FINITE`, in any vertex, used by a triangle or not.
 ///
 /// # Safety
 /// The arrays hold the stated numbers of elements; `ids` may be NULL; `out_model` is writable.
@@ -261,13 +277,20 @@ pub unsafe extern "C" fn rpq_model_build_indexed(
         };
         // SAFETY: sizes per the contract (checked non-NULL when non-empty).
         let verts = if nv == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(vertices, nv) } };
+        // Every vertex must be finite, used or not (as the Python package requires).
+        if !all_finite(verts) {
+            return RPQ_ERR_NON_FINITE;
+        }
         // SAFETY: as above.
         let faces = unsafe { std::slice::from_raw_parts(faces, nf) };
         let corner = |i: u32| {
             let i = i as usize;
             (i < num_vertices).then(|| Vec3::new(verts[3 * i], verts[3 * i + 1], verts[3 * i + 2]))
         };
-        let mut tris = Vec::with_capacity(num_faces);
+        let mut tris = Vec::new();
+        if tris.try_reserve_exact(num_faces).is_err() {
+            return RPQ_ERR_OUT_OF_MEMORY;
+        }
         for f in faces.chunks_exact(3) {
             match (corner(f[0]), corner(f[1]), corner(f[2])) {
                 (Some(a), Some(b), Some(c)) => tris.push([a, b, c]),
@@ -285,12 +308,17 @@ pub unsafe extern "C" fn rpq_model_build_indexed(
 /// # Safety
 /// `ids` is NULL or holds `tris.len()` ids; `out_model` is non-NULL and writable.
 unsafe fn build_into(tris: Vec<Triangle>, ids: *const i32, out_model: *mut *mut RpqModel) -> RpqStatus {
-    let ids: Vec<i32> = if ids.is_null() {
-        (0..tris.len()).map(|k| k as i32).collect()
+    let mut owned: Vec<i32> = Vec::new();
+    if owned.try_reserve_exact(tris.len()).is_err() {
+        return RPQ_ERR_OUT_OF_MEMORY;
+    }
+    if ids.is_null() {
+        owned.extend((0..tris.len()).map(|k| k as i32));
     } else {
         // SAFETY: the caller provides one id per triangle.
-        unsafe { std::slice::from_raw_parts(ids, tris.len()) }.to_vec()
-    };
+        owned.extend_from_slice(unsafe { std::slice::from_raw_parts(ids, tris.len()) });
+    }
+    let ids = owned;
     match Model::new(tris, ids).map_err(status_of).and_then(model_handle) {
         Ok(handle) => {
             // SAFETY: out_model is non-NULL and writable per the contract.
@@ -457,11 +485,12 @@ pub extern "C" fn rpq_status_message(status: RpqStatus) -> *const c_char {
         RPQ_ERR_NULL_POINTER => b"a required pointer argument is NULL\0",
         RPQ_ERR_NON_FINITE => b"a coordinate, pose entry or parameter is NaN or infinite\0",
         RPQ_ERR_EMPTY_MODEL => b"a model needs at least one triangle\0",
-        RPQ_ERR_INVALID_SCALE => b"a scale is zero or negative\0",
+        RPQ_ERR_INVALID_SCALE => b"a scale is outside [1e-100, 1e100] (zero or negative among others)\0",
         RPQ_ERR_INVALID_ARGUMENT => b"an argument is out of its documented range\0",
         RPQ_ERR_INVALID_HANDLE => b"the handle is not a live object (freed, or not from this library)\0",
         RPQ_ERR_OUT_OF_MEMORY => b"out of memory\0",
         RPQ_ERR_INTERNAL => b"internal error (a bug in rapidpqp); the call did nothing\0",
+        RPQ_ERR_NOT_ROTATION => b"a pose's rotation is not a rotation within the rotation tolerance\0",
         _ => b"unknown status code\0",
     };
     text.as_ptr().cast()
@@ -471,11 +500,15 @@ pub extern "C" fn rpq_status_message(status: RpqStatus) -> *const c_char {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RpqDistanceRequest {
-    /// Accept a distance within this fraction of the true one (≥ 0).
+    /// Accept a distance within this fraction of the true one: finite and ≥ 0 (NaN, negative
+    /// and infinite values give `RPQ_ERR_INVALID_ARGUMENT`).
     pub rel_err: f64,
-    /// Accept a distance within this absolute amount of the true one (≥ 0).
+    /// Accept a distance within this absolute amount of the true one: finite and ≥ 0, as
+    /// `rel_err`.
     pub abs_err: f64,
-    /// 2 or less: best first down to the first leaf pair, then depth first; more: best first with a queue of this many node pairs.
+    /// 2 or less: best first down to the first leaf pair, then depth first; more: best first
+    /// with a queue of this many node pairs, at most `RPQ_MAX_QSIZE` and at most the number of
+    /// node pairs of the two models (a larger value is capped, not refused).
     pub qsize: c_int,
 }
 
@@ -531,8 +564,9 @@ impl RpqDistanceResult {
 /// The distance between `model1` at `pose1` and `model2` at `pose2`, with a closest point on
 /// each. `request` may be NULL (exact). `cache` may be NULL; when given it is used as a warm
 /// start and updated. Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
-/// `RPQ_ERR_NON_FINITE`, `RPQ_ERR_INVALID_SCALE`, `RPQ_ERR_INVALID_ARGUMENT` (a negative or
-/// NaN error bound); `result` is written only on success.
+/// `RPQ_ERR_NON_FINITE`, `RPQ_ERR_INVALID_SCALE`, `RPQ_ERR_NOT_ROTATION`,
+/// `RPQ_ERR_INVALID_ARGUMENT` (an error bound negative, NaN or infinite); `result` is written
+/// only on success.
 ///
 /// # Safety
 /// Models live; poses readable; `request` NULL or readable; `cache` NULL or writable and not
@@ -565,7 +599,7 @@ pub unsafe extern "C" fn rpq_distance(
             let query = crate::query::distance::DistanceRequest {
                 rel_err: request.rel_err,
                 abs_err: request.abs_err,
-                qsize: request.qsize.clamp(2, 1 << 16) as usize,
+                qsize: pose::queue_size(request.qsize, m1, m2),
             };
             let mut warm = crate::query::distance::DistanceCache::default();
             if let Some(c) = unsafe { cache.as_ref() } {
@@ -617,7 +651,7 @@ pub unsafe extern "C" fn rpq_tolerance(
             if tolerance.is_nan() {
                 return Err(RPQ_ERR_NON_FINITE);
             }
-            let r = crate::query::distance::tolerance(m1, &p1, m2, &p2, tolerance, qsize.clamp(2, 1 << 16) as usize);
+            let r = crate::query::distance::tolerance(m1, &p1, m2, &p2, tolerance, pose::queue_size(qsize, m1, m2));
             unsafe { *result = RpqDistanceResult::from_query(&r) };
             Ok(())
         };

@@ -13,7 +13,8 @@ use std::ffi::c_int;
 
 use super::clock::Stopwatch;
 use super::handle::{self, Handle, Kind};
-use super::{Exclusive, guard, placement_is_finite, read_placement};
+use super::pose::queue_size;
+use super::{Exclusive, PoseError, guard, read_legacy_pose};
 use crate::math::{Placement, Vec3};
 use crate::model::{BuildError, Model, ModelBuilder};
 use crate::query::collide::{self, CollideRequest, CollideResult, TriangleFrame};
@@ -44,6 +45,11 @@ pub const PQP_ERR_INVALID_ARGUMENT: c_int = -8;
 pub const PQP_ERR_INVALID_MODEL: c_int = -9;
 /// rapidpqp only: an internal error (a bug); nothing changed.
 pub const PQP_ERR_INTERNAL: c_int = -10;
+/// rapidpqp only: a rotation is plainly not one: some entry of `RᵀR − I` exceeds 1e-3 in
+/// magnitude (a zero, scaled or sheared matrix, for which PQP silently computed answers of no
+/// placement at all); nothing changed. Rotations that drift by rounding or were written with 6
+/// decimals are far inside the bound; reflections are accepted.
+pub const PQP_ERR_NOT_ROTATION: c_int = -11;
 
 /// `PQP_Collide` flag: all contacts (any value other than `PQP_FIRST_CONTACT` means this).
 pub const PQP_ALL_CONTACTS: c_int = 1;
@@ -182,6 +188,9 @@ impl PQP_Model {
     pub(crate) fn add_tri(&mut self, corners: [Vec3; 3], id: c_int) -> c_int {
         if self.state == PQP_BUILD_STATE_PROCESSED {
             return PQP_ERR_BUILD_OUT_OF_SEQUENCE;
+        }
+        if self.triangles.try_reserve(1).is_err() {
+            return PQP_ERR_MODEL_OUT_OF_MEMORY;
         }
         match self.triangles.add_triangle(corners, id) {
             Ok(()) => {
@@ -388,12 +397,17 @@ unsafe fn inputs<'a>(
     if r1.is_null() || t1.is_null() || r2.is_null() || t2.is_null() {
         return Err(PQP_ERR_NULL_POINTER);
     }
+    let code = |e: PoseError| match e {
+        PoseError::NotRotation => PQP_ERR_NOT_ROTATION,
+        PoseError::NonFinite | PoseError::InvalidScale => PQP_ERR_NON_FINITE,
+    };
     // SAFETY: non-NULL and readable per the contract.
-    let (p1, p2) = unsafe { (read_placement(r1, t1, 1.0), read_placement(r2, t2, 1.0)) };
-    if !placement_is_finite(&p1) || !placement_is_finite(&p2) {
-        return Err(PQP_ERR_NON_FINITE);
+    let (p1, p2) = unsafe { (read_legacy_pose(r1, t1, 1.0), read_legacy_pose(r2, t2, 1.0)) };
+    match (p1, p2) {
+        (Ok(p1), Ok(p2)) => Ok(Inputs { m1, m2, b1, b2, p1, p2 }),
+        (Err(PoseError::NonFinite), _) | (_, Err(PoseError::NonFinite)) => Err(PQP_ERR_NON_FINITE),
+        (Err(e), _) | (_, Err(e)) => Err(code(e)),
     }
-    Ok(Inputs { m1, m2, b1, b2, p1, p2 })
 }
 
 /// `R1ᵀ R2` and `R1ᵀ (T2 − T1)`, the relative placement every PQP result reports.
@@ -414,12 +428,6 @@ fn relative(p1: &Placement, p2: &Placement) -> ([[f64; 3]; 3], [f64; 3]) {
         ],
         [dot(a0, &d), dot(a1, &d), dot(a2, &d)],
     )
-}
-
-/// PQP's queue size: below 2 means 2 (the default search order); capped so a huge value cannot make
-/// the queue's first allocation fail.
-fn clamp_qsize(qsize: c_int) -> usize {
-    qsize.clamp(2, 1 << 16) as usize
 }
 
 fn count(n: u64) -> c_int {
@@ -590,7 +598,7 @@ pub(crate) unsafe fn distance_models(
     // SAFETY: both live; plain reads.
     let last = unsafe { ((*input.m1).last_tri, (*input.m2).last_tri) };
     let mut cache = DistanceCache { last_pair: Some(last) };
-    let request = DistanceRequest { rel_err, abs_err, qsize: clamp_qsize(qsize) };
+    let request = DistanceRequest { rel_err, abs_err, qsize: queue_size(qsize, input.b1, input.b2) };
     let r = distance::distance(input.b1, &input.p1, input.b2, &input.p2, &request, Some(&mut cache));
     if let Some((t1, t2)) = cache.last_pair {
         // SAFETY: both live; the borrows of the built models do not cover `last_tri`. The same
@@ -672,7 +680,8 @@ pub(crate) unsafe fn tolerance_models(
         return PQP_ERR_NON_FINITE;
     }
     let tolerance = tolerance.max(0.0);
-    let r = distance::tolerance(input.b1, &input.p1, input.b2, &input.p2, tolerance, clamp_qsize(qsize));
+    let r =
+        distance::tolerance(input.b1, &input.p1, input.b2, &input.p2, tolerance, queue_size(qsize, input.b1, input.b2));
     // SAFETY: checked non-NULL; writable per the contract.
     let res = unsafe { &mut *result };
     res.closer_than_tolerance = c_int::from(r.closer);

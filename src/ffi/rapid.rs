@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use super::handle::{self, Handle, Kind};
 use super::pqp::read_corners;
-use super::{Exclusive, guard, placement_is_finite, read_placement};
+use super::{Exclusive, PoseError, guard, read_legacy_pose};
 use crate::model::{BuildError, Model, ModelBuilder};
 use crate::query::collide::{self, CollideRequest, CollideResult, TriangleFrame};
 
@@ -38,13 +38,20 @@ pub const RAPID_ERR_NULL_POINTER: c_int = 6;
 /// rapidpqp only: a coordinate, rotation or translation entry or a scale was NaN or
 /// infinite; nothing changed.
 pub const RAPID_ERR_NON_FINITE: c_int = 7;
-/// rapidpqp only: a scale was zero or negative; nothing changed.
+/// rapidpqp only: a scale was not within [1e-100, 1e100] (zero or negative among others);
+/// nothing changed.
 pub const RAPID_ERR_INVALID_SCALE: c_int = 8;
 /// rapidpqp only: the model pointer is not a live model (already deleted, or not made by
 /// `RAPID_model_new`); nothing changed.
 pub const RAPID_ERR_INVALID_MODEL: c_int = 9;
 /// rapidpqp only: an internal error (a bug); nothing changed.
 pub const RAPID_ERR_INTERNAL: c_int = 10;
+/// rapidpqp only: a rotation is plainly not one: some entry of `RᵀR − I` exceeds 1e-3 in
+/// magnitude (a zero, scaled or sheared matrix, for which RAPID silently computed contacts of
+/// no placement at all: put a uniform scale in `RAPID_Collide`'s scale arguments); nothing
+/// changed. Rotations that drift by rounding or were written with 6 decimals are far inside the
+/// bound; reflections are accepted.
+pub const RAPID_ERR_NOT_ROTATION: c_int = 11;
 
 /// `RAPID_Collide` flag: report every intersecting triangle pair (any flag other than
 /// `RAPID_FIRST_CONTACT` means this, as in RAPID).
@@ -213,6 +220,9 @@ pub unsafe extern "C" fn RAPID_AddTri(
             if model.state == RAPID_BUILD_STATE_PROCESSED {
                 return RAPID_ERR_BUILD_OUT_OF_SEQUENCE;
             }
+            if model.triangles.try_reserve(1).is_err() {
+                return RAPID_ERR_MODEL_OUT_OF_MEMORY;
+            }
             match model.triangles.add_triangle(corners, id) {
                 Ok(()) => RAPID_OK,
                 Err(BuildError::NonFiniteCoordinate) => RAPID_ERR_NON_FINITE,
@@ -308,13 +318,13 @@ pub unsafe extern "C" fn RAPID_CollideScaled(
             return RAPID_ERR_NULL_POINTER;
         }
         // SAFETY: 9 and 3 readable doubles per the contract.
-        let (p1, p2) = unsafe { (read_placement(r1, t1, s1), read_placement(r2, t2, s2)) };
-        if !placement_is_finite(&p1) || !placement_is_finite(&p2) {
-            return RAPID_ERR_NON_FINITE;
-        }
-        if p1.scale <= 0.0 || p2.scale <= 0.0 {
-            return RAPID_ERR_INVALID_SCALE;
-        }
+        let (p1, p2) = match unsafe { (read_legacy_pose(r1, t1, s1), read_legacy_pose(r2, t2, s2)) } {
+            (Ok(p1), Ok(p2)) => (p1, p2),
+            // The first failure in the order: NaN anywhere, then scales, then rotations.
+            (Err(PoseError::NonFinite), _) | (_, Err(PoseError::NonFinite)) => return RAPID_ERR_NON_FINITE,
+            (Err(PoseError::InvalidScale), _) | (_, Err(PoseError::InvalidScale)) => return RAPID_ERR_INVALID_SCALE,
+            (Err(PoseError::NotRotation), _) | (_, Err(PoseError::NotRotation)) => return RAPID_ERR_NOT_ROTATION,
+        };
         let request = CollideRequest {
             first_contact: flag == RAPID_FIRST_CONTACT,
             frame: TriangleFrame::Model2,

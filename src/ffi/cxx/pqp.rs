@@ -25,7 +25,7 @@ use crate::ffi::guard;
 use crate::ffi::handle::{self, AddressSet, Handle, Kind};
 use crate::ffi::pqp::{
     self as c, CollisionPair, PQP_CollideResult, PQP_DistanceResult, PQP_ERR_BUILD_OUT_OF_SEQUENCE, PQP_ERR_INTERNAL,
-    PQP_ERR_INVALID_MODEL, PQP_ERR_NULL_POINTER, PQP_OK, PQP_ToleranceResult,
+    PQP_ERR_INVALID_MODEL, PQP_ERR_MODEL_OUT_OF_MEMORY, PQP_ERR_NULL_POINTER, PQP_OK, PQP_ToleranceResult,
 };
 use crate::math::{Mat3, Vec3};
 
@@ -112,8 +112,14 @@ fn sync(m: &mut PqpModelAbi, tris: &mut Vec<TriAbi>) {
     m.num_tris_alloced = clamp(tris.capacity());
 }
 
-/// A fresh triangle array with room for `n` (less if that much memory is not available).
+/// Room reserved at `BeginModel(num_tris)` at most: a larger hint is not a reason to allocate
+/// (the array doubles as triangles come).
+const MAX_TRI_HINT: usize = 1 << 16;
+
+/// A fresh triangle array with room for `n` (at most [`MAX_TRI_HINT`]; less if that much memory
+/// is not available).
 fn tri_array(n: usize) -> Vec<TriAbi> {
+    let n = n.min(MAX_TRI_HINT);
     let mut tris = Vec::new();
     if tris.try_reserve_exact(n).is_err() {
         let _ = tris.try_reserve_exact(8);
@@ -264,23 +270,24 @@ pub unsafe extern "C" fn pqp_model_add_tri(
             Ok(corners) => corners,
             Err(code) => return code,
         };
+        if m.build_state == STATE_EMPTY && state.tris.capacity() == 0 {
+            state.tris = tri_array(8);
+        }
+        // Room in PQP's Tri array first (it doubles when full), so that the two stores never
+        // disagree: out of memory changes nothing. (A built model refuses the triangle below.)
+        let tris = &mut state.tris;
+        if m.build_state != STATE_PROCESSED && tris.len() == tris.capacity() {
+            let grow = tris.capacity().max(1);
+            if tris.try_reserve_exact(grow).is_err() && tris.try_reserve(1).is_err() {
+                return PQP_ERR_MODEL_OUT_OF_MEMORY;
+            }
+        }
         let code = state.model.add_tri(corners, id);
         if code == PQP_OK {
-            if m.build_state == STATE_EMPTY {
-                state.tris = tri_array(8);
-                m.build_state = STATE_BEGUN;
-            }
-            let tris = &mut state.tris;
-            if tris.len() == tris.capacity() {
-                // PQP doubles its array when full.
-                let grow = tris.capacity().max(1);
-                if tris.try_reserve_exact(grow).is_err() {
-                    tris.reserve(1);
-                }
-            }
+            m.build_state = STATE_BEGUN;
             let [a, b, c] = corners.map(|p| [p.x, p.y, p.z]);
-            tris.push(TriAbi { p1: a, p2: b, p3: c, id });
-            sync(m, tris);
+            state.tris.push(TriAbi { p1: a, p2: b, p3: c, id });
+            sync(m, &mut state.tris);
         }
         code
     })

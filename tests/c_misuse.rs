@@ -1,8 +1,11 @@
-//! Handles misused from C (`c_tests/handles.c`): freed, wrong-kind, foreign and wild pointers
-//! through the native, legacy PQP, RAPID and V-COLLIDE entry points each get their layer's
-//! error and change nothing, and the library prints nothing. Linked with `librapidpqp.a`, and
-//! again with `librapidpqp.so`, and under AddressSanitizer (nothing may be read through a bad
-//! pointer).
+//! Misuse from C, each program linked with `librapidpqp.a` (and `librapidpqp.so`) and run under
+//! AddressSanitizer too:
+//!
+//! - `c_tests/handles.c`: freed, wrong-kind, foreign and wild pointers through the native,
+//!   legacy PQP, RAPID and V-COLLIDE entry points each get their layer's error and change
+//!   nothing (nothing may be read through a bad pointer), and the library prints nothing.
+//! - `c_tests/robustness.c`: queue sizes capped by the work, rotation checks (native setting,
+//!   legacy policy), the scale range, NaN in an unused vertex.
 
 use std::ffi::OsStr;
 use std::process::Command;
@@ -40,6 +43,21 @@ fn misused_handles_are_refused_silently() {
         vec![OsStr::new("-L"), dir.as_os_str(), OsStr::new("-lrapidpqp"), OsStr::new(&rpath), OsStr::new("-lm")];
     let exe = common::cbuild::compile(c_compiler(), "handles.c", "handles_shared", &args);
     check(Command::new(&exe), "handles (shared)");
+}
+
+#[test]
+fn limits_at_the_boundary() {
+    let static_lib = built_library("librapidpqp.a");
+    let exe = common::cbuild::compile(c_compiler(), "robustness.c", "robustness", &static_link(&static_lib));
+    let output = run(Command::new(&exe), "robustness");
+    assert!(output.status.success(), "robustness failed ({}):\n{}", output.status, report(&output));
+    assert!(output.stderr.is_empty(), "robustness: output on stderr:\n{}", report(&output));
+    if let Some(exe) = try_compile_asan(c_compiler(), "robustness.c", "robustness_asan", &static_lib) {
+        let mut command = Command::new(&exe);
+        command.env("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0");
+        let output = run(command, "robustness (AddressSanitizer)");
+        assert!(output.status.success(), "robustness under ASan failed:\n{}", report(&output));
+    }
 }
 
 #[test]
