@@ -20,7 +20,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::math::{Mat3, Placement, Vec3};
+use crate::math::Placement;
+pub(crate) use pose::PoseError;
 
 thread_local! {
     /// How many library entry points are running on this thread (the C++ layer calls the C
@@ -88,14 +89,6 @@ pub(crate) fn all_finite(values: &[f64]) -> bool {
     values.iter().fold(0, |any, x| any | ((x.to_bits() & EXPONENT) + (1 << 52))) >> 63 == 0
 }
 
-/// Why a legacy pose argument was refused (each layer has its own code for each).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum PoseError {
-    NonFinite,
-    InvalidScale,
-    NotRotation,
-}
-
 /// A legacy pose argument, checked: a row-major rotation `R[3][3]`, a translation `T[3]` and
 /// a scale. Every number must be finite, the scale within [`pose::RPQ_MIN_SCALE`],
 /// [`pose::RPQ_MAX_SCALE`], and `R` a rotation or reflection within
@@ -107,20 +100,7 @@ pub(crate) enum PoseError {
 pub(crate) unsafe fn read_legacy_pose(r: *const [f64; 3], t: *const f64, scale: f64) -> Result<Placement, PoseError> {
     // SAFETY: per the contract (C arrays of doubles are aligned for f64).
     let (r, t) = unsafe { (r.cast::<[f64; 9]>().read(), t.cast::<[f64; 3]>().read()) };
-    if !all_finite(&[r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], t[0], t[1], t[2], scale]) {
-        return Err(PoseError::NonFinite);
-    }
-    if !pose::scale_in_range(scale) {
-        return Err(PoseError::InvalidScale);
-    }
-    if !pose::is_rotation(&r, pose::LEGACY_ROTATION_TOLERANCE, true) {
-        return Err(PoseError::NotRotation);
-    }
-    Ok(Placement {
-        rotation: Mat3::new(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]),
-        translation: Vec3::new(t[0], t[1], t[2]),
-        scale,
-    })
+    pose::placement(&r, &t, scale, pose::LEGACY_ROTATION_TOLERANCE, true)
 }
 
 /// Shared state a legacy call borrows for its duration (scratch buffers kept between calls,

@@ -5,9 +5,10 @@
 use std::ffi::{c_char, c_int};
 
 use super::handle::{self, Handle, Kind};
-use super::{all_finite, guard, pose};
+use super::pose::{self, PoseError};
+use super::{all_finite, guard};
 use crate::bv::obb::BoxTest;
-use crate::math::{Mat3, Placement, Triangle, Vec3};
+use crate::math::{Placement, Triangle, Vec3};
 use crate::model::{BuildError, Model};
 use crate::query::collide::{self, CollideRequest, CollideResult, ContactPair, TriangleFrame};
 
@@ -70,19 +71,11 @@ impl RpqPose {
     #[inline(always)]
     fn placement(&self) -> Result<Placement, RpqStatus> {
         let (r, t) = (&self.rotation, &self.translation);
-        let values = [r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], t[0], t[1], t[2], self.scale];
-        if !all_finite(&values) {
-            Err(RPQ_ERR_NON_FINITE)
-        } else if !pose::scale_in_range(self.scale) {
-            Err(RPQ_ERR_INVALID_SCALE)
-        } else if !pose::is_rotation(r, pose::rotation_tolerance(), false) {
-            Err(RPQ_ERR_NOT_ROTATION)
-        } else {
-            Ok(Placement {
-                rotation: Mat3::new(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]),
-                translation: Vec3::from(*t),
-                scale: self.scale,
-            })
+        match pose::placement(r, t, self.scale, pose::rotation_tolerance(), false) {
+            Ok(placement) => Ok(placement),
+            Err(PoseError::NonFinite) => Err(RPQ_ERR_NON_FINITE),
+            Err(PoseError::InvalidScale) => Err(RPQ_ERR_INVALID_SCALE),
+            Err(PoseError::NotRotation) => Err(RPQ_ERR_NOT_ROTATION),
         }
     }
 }

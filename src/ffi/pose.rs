@@ -26,8 +26,9 @@
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::guard;
 use super::native::{RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_OK, RpqStatus};
+use super::{all_finite, guard};
+use crate::math::{Mat3, Placement, Vec3};
 use crate::model::Model;
 
 /// The smallest scale a pose may have (an `RpqPose`'s, one folded from a matrix, RAPID's).
@@ -146,6 +147,57 @@ fn pow2(e: i32) -> f64 {
 #[inline]
 pub(crate) fn is_rotation(a: &[f64; 9], tolerance: f64, reflections: bool) -> bool {
     gram_check(a, tolerance, reflections).is_some_and(|s2| (s2.sqrt() - 1.0).abs() <= tolerance)
+}
+
+/// Why a pose was refused (each layer has its own code for each), in order of precedence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PoseError {
+    /// A NaN or infinite number anywhere.
+    NonFinite,
+    /// The scale outside [`RPQ_MIN_SCALE`, `RPQ_MAX_SCALE`].
+    InvalidScale,
+    /// The rotation is not one within the tolerance (see [`is_rotation`]).
+    NotRotation,
+}
+
+/// Checks a pose's numbers: finite, the scale in range, the rotation (row-major) one within
+/// `tolerance` (reflections too when `reflections`). The rotation test refuses any NaN or
+/// infinite entry by itself, so the rotation's entries are only scanned for one when it fails.
+#[inline(always)]
+pub(crate) fn check_pose(
+    r: &[f64; 9],
+    t: &[f64; 3],
+    scale: f64,
+    tolerance: f64,
+    reflections: bool,
+) -> Result<(), PoseError> {
+    let rotation = is_rotation(r, tolerance, reflections);
+    if !all_finite(&[t[0], t[1], t[2], scale]) || (!rotation && !all_finite(r)) {
+        Err(PoseError::NonFinite)
+    } else if !scale_in_range(scale) {
+        Err(PoseError::InvalidScale)
+    } else if !rotation {
+        Err(PoseError::NotRotation)
+    } else {
+        Ok(())
+    }
+}
+
+/// The placement of a checked pose ([`check_pose`]); `R` row-major.
+#[inline(always)]
+pub(crate) fn placement(
+    r: &[f64; 9],
+    t: &[f64; 3],
+    scale: f64,
+    tolerance: f64,
+    reflections: bool,
+) -> Result<Placement, PoseError> {
+    check_pose(r, t, scale, tolerance, reflections)?;
+    Ok(Placement {
+        rotation: Mat3::new(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]),
+        translation: Vec3::new(t[0], t[1], t[2]),
+        scale,
+    })
 }
 
 /// True when a scale is within [`RPQ_MIN_SCALE`], [`RPQ_MAX_SCALE`] (false for NaN).
