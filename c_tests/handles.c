@@ -223,6 +223,26 @@ static void legacy_handles(unsigned char *heap) {
     ENSURE_EQ_INT(id, 0);
     ENSURE(native_collide(native, native, NULL) == RPQ_ERR_NULL_POINTER);
 
+    /* A result copied by value and freed through one copy: the other copy's array is dead and
+     * is neither freed again nor written (AddressSanitizer would see either). */
+    {
+        PQP_CollideResult a, b;
+        memset(&a, 0, sizeof a);
+        ENSURE_EQ_INT(PQP_Collide(&a, I3, Z3, p, I3, Z3, q, PQP_ALL_CONTACTS), PQP_OK);
+        ENSURE(a.num_pairs == 1 && a.pairs != NULL);
+        b = a;
+        PQP_CollideResult_FreePairsList(&a);
+        ENSURE(a.pairs == NULL && a.num_pairs == 0 && a.num_pairs_alloced == 0);
+        PQP_CollideResult_FreePairsList(&b); /* stale: ignored */
+        ENSURE(b.pairs == NULL && b.num_pairs == 0);
+        ENSURE_EQ_INT(PQP_Collide(&a, I3, Z3, p, I3, Z3, q, PQP_ALL_CONTACTS), PQP_OK);
+        b = a;
+        PQP_CollideResult_FreePairsList(&a);
+        ENSURE_EQ_INT(PQP_Collide(&b, I3, Z3, p, I3, Z3, q, PQP_ALL_CONTACTS), PQP_OK); /* fresh array */
+        ENSURE(b.num_pairs == 1 && b.pairs != NULL && b.pairs[0].id1 == 0);
+        PQP_CollideResult_FreePairsList(&b);
+    }
+
     /* PQP_MemUsage with a message asked for prints nothing (this program checks its output). */
     ENSURE(PQP_MemUsage(p, 1) > 0);
     ENSURE(PQP_MemUsage(p, 0) == PQP_MemUsage(p, 1));

@@ -312,6 +312,9 @@ fn try_box<T>(value: T) -> Option<NonNull<T>> {
 pub(crate) struct AddressSet {
     seq: AtomicUsize,
     table: AtomicPtr<Table>,
+    /// The address inserted last, while it is in the set (0 otherwise): the one a program
+    /// reusing one result asks about, answered without probing.
+    last: AtomicUsize,
     writer: Mutex<Writer>,
 }
 
@@ -369,12 +372,14 @@ impl AddressSet {
         AddressSet {
             seq: AtomicUsize::new(0),
             table: AtomicPtr::new(ptr::null_mut()),
+            last: AtomicUsize::new(0),
             writer: Mutex::new(Writer { live: 0, used: 0, retired: Vec::new() }),
         }
     }
 
     /// True when `address` is in the set. Never blocks on a lock; retries while a writer is
     /// between its two sequence updates.
+    #[inline]
     pub(crate) fn contains(&self, address: usize) -> bool {
         if address <= DELETED {
             return false;
@@ -382,9 +387,11 @@ impl AddressSet {
         loop {
             let before = self.seq.load(Ordering::Acquire);
             if before & 1 == 0 {
-                let table = self.table.load(Ordering::Acquire);
-                // SAFETY: a published table is never freed (replaced tables are retired).
-                let found = unsafe { table.as_ref() }.is_some_and(|t| t.contains(address));
+                let found = self.last.load(Ordering::Relaxed) == address || {
+                    let table = self.table.load(Ordering::Acquire);
+                    // SAFETY: a published table is never freed (replaced tables are retired).
+                    unsafe { table.as_ref() }.is_some_and(|t| t.contains(address))
+                };
                 fence(Ordering::Acquire);
                 if self.seq.load(Ordering::Relaxed) == before {
                     return found;
@@ -394,12 +401,12 @@ impl AddressSet {
         }
     }
 
-    fn write<R>(&self, f: impl FnOnce(&mut Writer, &AtomicPtr<Table>) -> R) -> R {
+    fn write<R>(&self, f: impl FnOnce(&mut Writer, &AtomicPtr<Table>, &AtomicUsize) -> R) -> R {
         let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
         let s = self.seq.load(Ordering::Relaxed);
         self.seq.store(s + 1, Ordering::Relaxed);
         fence(Ordering::Release);
-        let r = f(&mut writer, &self.table);
+        let r = f(&mut writer, &self.table, &self.last);
         self.seq.store(s + 2, Ordering::Release);
         r
     }
@@ -409,7 +416,7 @@ impl AddressSet {
         if address <= DELETED {
             return false;
         }
-        self.write(|w, table| {
+        self.write(|w, table, last| {
             // SAFETY: the writer lock is held; published tables are never freed.
             let current = unsafe { table.load(Ordering::Relaxed).as_ref() };
             if current.is_some_and(|t| t.contains(address)) {
@@ -443,6 +450,7 @@ impl AddressSet {
                 w.used += 1;
             }
             w.live += 1;
+            last.store(address, Ordering::Relaxed);
             true
         })
     }
@@ -452,7 +460,10 @@ impl AddressSet {
         if address <= DELETED {
             return false;
         }
-        self.write(|w, table| {
+        self.write(|w, table, last| {
+            if last.load(Ordering::Relaxed) == address {
+                last.store(0, Ordering::Relaxed);
+            }
             // SAFETY: the writer lock is held; published tables are never freed.
             let Some(t) = (unsafe { table.load(Ordering::Relaxed).as_ref() }) else {
                 return false;

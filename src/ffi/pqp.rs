@@ -12,7 +12,7 @@
 use std::ffi::c_int;
 
 use super::clock::Stopwatch;
-use super::handle::{self, Handle, Kind};
+use super::handle::{self, AddressSet, Handle, Kind};
 use super::pose::queue_size;
 use super::{Exclusive, PoseError, guard, read_legacy_pose};
 use crate::math::{Placement, Vec3};
@@ -69,7 +69,9 @@ pub struct CollisionPair {
 }
 
 /// Result of `PQP_Collide`, PQP's exact layout (128 bytes). Zero-fill it before first use;
-/// release the pair array with `PQP_CollideResult_FreePairsList`.
+/// release the pair array with `PQP_CollideResult_FreePairsList`. The library keeps track of
+/// the arrays it allocated: a copy of a result whose array was freed through another copy counts
+/// as empty (its stale `pairs` is dropped, never freed or written).
 #[repr(C)]
 #[derive(Debug)]
 pub struct PQP_CollideResult {
@@ -346,20 +348,17 @@ pub unsafe extern "C" fn PQP_MemUsage(m: *mut PQP_Model, msg: c_int) -> c_int {
     })
 }
 
-/// Frees the pair array of a collide result and sets its counts to 0.
+/// Frees the pair array of a collide result and sets its counts to 0. A `pairs` that is not a
+/// live array of this library (freed already through a copy of the result) is not freed.
 ///
 /// # Safety
-/// `result` is NULL or a result whose `pairs` is NULL or was allocated by this library.
+/// `result` is NULL or a writable result.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PQP_CollideResult_FreePairsList(result: *mut PQP_CollideResult) {
     guard((), || {
         // SAFETY: forwarded contract.
         if let Some(r) = unsafe { result.as_mut() } {
-            // SAFETY: pairs is NULL or from libc::realloc (see `write_pairs`).
-            unsafe { libc::free(r.pairs.cast()) };
-            r.pairs = std::ptr::null_mut();
-            r.num_pairs = 0;
-            r.num_pairs_alloced = 0;
+            free_pairs(r);
         }
     })
 }
@@ -438,26 +437,78 @@ fn count(n: u64) -> c_int {
 /// a second thread that finds them taken uses its own).
 static COLLIDE_SCRATCH: Exclusive<CollideResult> = Exclusive::new();
 
+/// The live `pairs` arrays of collide results (allocated by this library and not freed since),
+/// so that a result copied by value (C struct assignment, C++'s implicit copy constructor) and
+/// freed through one copy never has its array freed or written again through the other.
+static PAIRS: AddressSet = AddressSet::new();
+
+/// Forgets a `pairs` array that is not live (freed through a copy of this result, or never
+/// allocated here): the result then counts as empty. Nothing is read through a dead array.
+pub(crate) fn adopt_pairs(res: &mut PQP_CollideResult) {
+    if !res.pairs.is_null() && !PAIRS.contains(res.pairs as usize) {
+        res.pairs = std::ptr::null_mut();
+    }
+    if res.pairs.is_null() {
+        res.num_pairs = 0;
+        res.num_pairs_alloced = 0;
+    }
+}
+
+/// Resizes an adopted result's pair array to exactly `n` entries (`n >= num_pairs`, 0 frees
+/// it); false when out of memory (nothing changed). (If the new address cannot be recorded,
+/// for want of memory, the array is later taken for a dead one and leaked, never freed twice.)
+pub(crate) fn resize_pairs(res: &mut PQP_CollideResult, n: usize) -> bool {
+    let old = res.pairs;
+    let new = if n == 0 {
+        // SAFETY: `pairs` is NULL or a live array from malloc/realloc (see `adopt_pairs`).
+        unsafe { libc::free(old.cast()) };
+        std::ptr::null_mut()
+    } else {
+        let Some(bytes) = n.checked_mul(std::mem::size_of::<CollisionPair>()) else {
+            return false;
+        };
+        // SAFETY: as above.
+        let new = unsafe { libc::realloc(old.cast(), bytes) }.cast::<CollisionPair>();
+        if new.is_null() {
+            return false;
+        }
+        new
+    };
+    if old != new {
+        if !old.is_null() {
+            PAIRS.remove(old as usize);
+        }
+        if !new.is_null() {
+            PAIRS.insert(new as usize);
+        }
+    }
+    res.pairs = new;
+    res.num_pairs_alloced = n.min(c_int::MAX as usize) as c_int;
+    true
+}
+
+/// Frees an adopted result's pair array and sets its counts to 0.
+pub(crate) fn free_pairs(res: &mut PQP_CollideResult) {
+    adopt_pairs(res);
+    resize_pairs(res, 0);
+    res.num_pairs = 0;
+}
+
 /// Copies `pairs` into the result's array, growing it as PQP does (capacity `2n + 8` when
-/// full, with `realloc`); `PQP_ERR_OUT_OF_MEMORY` with the result unchanged when it cannot
-/// grow. Nothing is allocated when the array has room.
+/// full); `PQP_ERR_OUT_OF_MEMORY` with the counts unchanged when it cannot grow. Nothing is
+/// allocated when the array has room.
 fn write_pairs(res: &mut PQP_CollideResult, pairs: &[collide::ContactPair]) -> Result<(), c_int> {
+    adopt_pairs(res);
     let needed = pairs.len();
     let alloced = res.num_pairs_alloced.max(0) as usize;
-    if needed > alloced || (needed > 0 && res.pairs.is_null()) {
+    if needed > alloced {
         let mut capacity = alloced;
         while capacity < needed {
             capacity = 2 * capacity + 8;
         }
-        let capacity = capacity.min(c_int::MAX as usize);
-        let bytes = capacity.checked_mul(std::mem::size_of::<CollisionPair>()).ok_or(PQP_ERR_OUT_OF_MEMORY)?;
-        // SAFETY: pairs is NULL or from a previous realloc here.
-        let grown = unsafe { libc::realloc(res.pairs.cast(), bytes) };
-        if grown.is_null() {
+        if !resize_pairs(res, capacity.min(c_int::MAX as usize)) {
             return Err(PQP_ERR_OUT_OF_MEMORY);
         }
-        res.pairs = grown.cast();
-        res.num_pairs_alloced = capacity as c_int;
     }
     if needed > 0 {
         // SAFETY: `pairs` has room for `needed`; both types are two C ints (ContactPair is

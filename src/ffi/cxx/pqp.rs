@@ -22,7 +22,7 @@ use crate::bv::rss::rectangle_distance;
 use crate::bv::{Obb, Rss};
 use crate::ffi::clock::Stopwatch;
 use crate::ffi::guard;
-use crate::ffi::handle::{self, AddressSet, Handle, Kind};
+use crate::ffi::handle::{self, Handle, Kind};
 use crate::ffi::pqp::{
     self as c, CollisionPair, PQP_CollideResult, PQP_DistanceResult, PQP_ERR_BUILD_OUT_OF_SEQUENCE, PQP_ERR_INTERNAL,
     PQP_ERR_INVALID_MODEL, PQP_ERR_MODEL_OUT_OF_MEMORY, PQP_ERR_NULL_POINTER, PQP_OK, PQP_ToleranceResult,
@@ -340,63 +340,6 @@ pub unsafe extern "C" fn pqp_model_mem_usage(this: *mut PqpModelAbi, msg: c_int)
 // ------------------------------------------------------------------------------------------
 // PQP_CollideResult
 
-/// The live `pairs` arrays of C++ results (allocated here, not yet freed).
-static PAIRS: AddressSet = AddressSet::new();
-
-/// Forgets a `pairs` array that is not live (freed through a copy of this result): the result
-/// then counts as empty.
-fn adopt(res: &mut PQP_CollideResult) {
-    if !res.pairs.is_null() && !PAIRS.contains(res.pairs as usize) {
-        res.pairs = ptr::null_mut();
-        res.num_pairs = 0;
-        res.num_pairs_alloced = 0;
-    }
-    if res.pairs.is_null() {
-        res.num_pairs = 0;
-        res.num_pairs_alloced = 0;
-    }
-}
-
-/// Keeps the registry in step when `pairs` moved from `old` (freed by `realloc`). (If the new
-/// address cannot be recorded, for want of memory, the array is later taken for a dead one and
-/// leaked, never freed twice.)
-fn moved(old: *mut CollisionPair, new: *mut CollisionPair) {
-    if old != new {
-        if !old.is_null() {
-            PAIRS.remove(old as usize);
-        }
-        if !new.is_null() {
-            PAIRS.insert(new as usize);
-        }
-    }
-}
-
-/// Resizes the pair array to exactly `n` entries (`n >= num_pairs`); false when out of
-/// memory (nothing changed).
-fn resize(res: &mut PQP_CollideResult, n: usize) -> bool {
-    let old = res.pairs;
-    if n == 0 {
-        // SAFETY: `pairs` is NULL or a live array from malloc/realloc (see `adopt`).
-        unsafe { libc::free(old.cast()) };
-        moved(old, ptr::null_mut());
-        res.pairs = ptr::null_mut();
-        res.num_pairs_alloced = 0;
-        return true;
-    }
-    let Some(bytes) = n.checked_mul(std::mem::size_of::<CollisionPair>()) else {
-        return false;
-    };
-    // SAFETY: as above.
-    let new = unsafe { libc::realloc(old.cast(), bytes) }.cast::<CollisionPair>();
-    if new.is_null() {
-        return false;
-    }
-    moved(old, new);
-    res.pairs = new;
-    res.num_pairs_alloced = clamp(n);
-    true
-}
-
 /// `PQP_CollideResult::PQP_CollideResult()`: an empty result (every field zeroed).
 ///
 /// # Safety
@@ -430,9 +373,7 @@ pub unsafe extern "C" fn collide_result_free_pairs(this: *mut PQP_CollideResult)
     guard((), || {
         // SAFETY: per the contract.
         if let Some(res) = unsafe { this.as_mut() } {
-            adopt(res);
-            resize(res, 0);
-            res.num_pairs = 0;
+            c::free_pairs(res);
         }
     })
 }
@@ -471,10 +412,10 @@ pub unsafe extern "C" fn collide_result_size_to(this: *mut PQP_CollideResult, n:
         let Some(res) = (unsafe { this.as_mut() }) else {
             return;
         };
-        adopt(res);
+        c::adopt_pairs(res);
         if n >= res.num_pairs {
             // Out of memory leaves the result unchanged.
-            let _ = resize(res, n as usize);
+            let _ = c::resize_pairs(res, n as usize);
         }
     })
 }
@@ -492,14 +433,14 @@ pub unsafe extern "C" fn collide_result_add(this: *mut PQP_CollideResult, i1: c_
         let Some(res) = (unsafe { this.as_mut() }) else {
             return;
         };
-        adopt(res);
+        c::adopt_pairs(res);
         let (len, alloced) = (res.num_pairs.max(0) as usize, res.num_pairs_alloced.max(0) as usize);
         if len == c_int::MAX as usize {
             return;
         }
         if len >= alloced {
             let grown = alloced.saturating_mul(2).saturating_add(8).min(c_int::MAX as usize);
-            if !resize(res, grown) {
+            if !c::resize_pairs(res, grown) {
                 return;
             }
         }
@@ -537,21 +478,8 @@ pub unsafe extern "C" fn pqp_collide(
             (Ok(m1), Ok(m2)) => (m1, m2),
             (Err(code), _) | (_, Err(code)) => return code,
         };
-        // SAFETY: per the contract.
-        let old = match unsafe { result.as_mut() } {
-            Some(res) => {
-                adopt(res);
-                res.pairs
-            }
-            None => ptr::null_mut(),
-        };
-        // SAFETY: live models; forwarded contract; `pairs` is NULL or a live malloc'd array.
-        let code = unsafe { c::collide_models(watch, result, R1, T1, m1, R2, T2, m2, flag) };
-        // SAFETY: per the contract.
-        if let Some(res) = unsafe { result.as_mut() } {
-            moved(old, res.pairs);
-        }
-        code
+        // SAFETY: live models; forwarded contract (the C layer adopts or drops `pairs`).
+        unsafe { c::collide_models(watch, result, R1, T1, m1, R2, T2, m2, flag) }
     })
 }
 
