@@ -409,6 +409,31 @@ unsafe fn inputs<'a>(
     }
 }
 
+/// The pose and model arguments every PQP query takes, the models already checked live (the
+/// same model may be both).
+pub(crate) struct Placed {
+    pub(crate) r1: *const [f64; 3],
+    pub(crate) t1: *const f64,
+    pub(crate) m1: *mut PQP_Model,
+    pub(crate) r2: *const [f64; 3],
+    pub(crate) t2: *const f64,
+    pub(crate) m2: *mut PQP_Model,
+}
+
+/// [`inputs`], then the result pointer (writable, not NULL): the checks every query makes, in
+/// PQP's order.
+///
+/// # Safety
+/// `args` as [`inputs`] wants them; `result` is NULL or writable and not otherwise borrowed.
+#[inline(always)]
+unsafe fn query_inputs<'a, T>(args: &Placed, result: *mut T) -> Result<(Inputs<'a>, &'a mut T), c_int> {
+    // SAFETY: forwarded contract.
+    let input = unsafe { inputs(args.r1, args.t1, args.m1, args.r2, args.t2, args.m2) }?;
+    // SAFETY: forwarded contract.
+    let res = unsafe { result.as_mut() }.ok_or(PQP_ERR_NULL_POINTER)?;
+    Ok((input, res))
+}
+
 /// `R1ᵀ R2` and `R1ᵀ (T2 − T1)`, the relative placement every PQP result reports.
 #[inline(always)]
 fn relative(p1: &Placement, p2: &Placement) -> ([[f64; 3]; 3], [f64; 3]) {
@@ -522,28 +547,19 @@ fn write_pairs(res: &mut PQP_CollideResult, pairs: &[collide::ContactPair]) -> R
 /// `PQP_Collide` on checked models (shared by the C function and the C++ one).
 ///
 /// # Safety
-/// `m1`, `m2` are live models (possibly the same); the other pointers as `PQP_Collide`'s.
-#[allow(clippy::too_many_arguments)]
+/// `args.m1`, `args.m2` are live models (possibly the same); the other pointers as
+/// `PQP_Collide`'s.
 #[inline(always)]
 pub(crate) unsafe fn collide_models(
     watch: Stopwatch,
     result: *mut PQP_CollideResult,
-    R1: *const [f64; 3],
-    T1: *const f64,
-    m1: *mut PQP_Model,
-    R2: *const [f64; 3],
-    T2: *const f64,
-    m2: *mut PQP_Model,
+    args: &Placed,
     flag: c_int,
 ) -> c_int {
     // SAFETY: forwarded contract.
-    let input = match unsafe { inputs(R1, T1, m1, R2, T2, m2) } {
-        Ok(i) => i,
+    let (input, res) = match unsafe { query_inputs(args, result) } {
+        Ok(checked) => checked,
         Err(code) => return code,
-    };
-    // SAFETY: forwarded contract.
-    let Some(res) = (unsafe { result.as_mut() }) else {
-        return PQP_ERR_NULL_POINTER;
     };
     let request = CollideRequest {
         first_contact: flag == PQP_FIRST_CONTACT,
@@ -592,7 +608,9 @@ pub unsafe extern "C" fn PQP_Collide(
         let watch = Stopwatch::start();
         match (model_ptr(o1), model_ptr(o2)) {
             // SAFETY: checked live; forwarded contract.
-            (Ok(m1), Ok(m2)) => unsafe { collide_models(watch, result, R1, T1, m1, R2, T2, m2, flag) },
+            (Ok(m1), Ok(m2)) => unsafe {
+                collide_models(watch, result, &Placed { r1: R1, t1: T1, m1, r2: R2, t2: T2, m2 }, flag)
+            },
             (Err(code), _) | (_, Err(code)) => code,
         }
     })
@@ -618,30 +636,22 @@ macro_rules! write_distance_fields {
 /// `PQP_Distance` on checked models (shared by the C function and the C++ one).
 ///
 /// # Safety
-/// `m1`, `m2` are live models (possibly the same); the other pointers as `PQP_Distance`'s.
-#[allow(clippy::too_many_arguments)]
+/// `args.m1`, `args.m2` are live models (possibly the same); the other pointers as
+/// `PQP_Distance`'s.
 #[inline(always)]
 pub(crate) unsafe fn distance_models(
     watch: Stopwatch,
     result: *mut PQP_DistanceResult,
-    R1: *const [f64; 3],
-    T1: *const f64,
-    m1: *mut PQP_Model,
-    R2: *const [f64; 3],
-    T2: *const f64,
-    m2: *mut PQP_Model,
+    args: &Placed,
     rel_err: f64,
     abs_err: f64,
     qsize: c_int,
 ) -> c_int {
     // SAFETY: forwarded contract.
-    let input = match unsafe { inputs(R1, T1, m1, R2, T2, m2) } {
-        Ok(i) => i,
+    let (input, res) = match unsafe { query_inputs(args, result) } {
+        Ok(checked) => checked,
         Err(code) => return code,
     };
-    if result.is_null() {
-        return PQP_ERR_NULL_POINTER;
-    }
     let valid = |e: f64| !e.is_nan() && e >= 0.0;
     if !valid(rel_err) || !valid(abs_err) {
         return PQP_ERR_INVALID_ARGUMENT;
@@ -659,8 +669,6 @@ pub(crate) unsafe fn distance_models(
             (*input.m2).last_tri = t2;
         }
     }
-    // SAFETY: checked non-NULL; writable per the contract.
-    let res = unsafe { &mut *result };
     res.rel_err = rel_err;
     res.abs_err = abs_err;
     write_distance_fields!(res, r, input, qsize, watch);
@@ -694,7 +702,8 @@ pub unsafe extern "C" fn PQP_Distance(
         match (model_ptr(o1), model_ptr(o2)) {
             // SAFETY: checked live; forwarded contract.
             (Ok(m1), Ok(m2)) => unsafe {
-                distance_models(watch, result, R1, T1, m1, R2, T2, m2, rel_err, abs_err, qsize)
+                let args = Placed { r1: R1, t1: T1, m1, r2: R2, t2: T2, m2 };
+                distance_models(watch, result, &args, rel_err, abs_err, qsize)
             },
             (Err(code), _) | (_, Err(code)) => code,
         }
@@ -704,37 +713,27 @@ pub unsafe extern "C" fn PQP_Distance(
 /// `PQP_Tolerance` on checked models (shared by the C function and the C++ one).
 ///
 /// # Safety
-/// `m1`, `m2` are live models (possibly the same); the other pointers as `PQP_Tolerance`'s.
-#[allow(clippy::too_many_arguments)]
+/// `args.m1`, `args.m2` are live models (possibly the same); the other pointers as
+/// `PQP_Tolerance`'s.
 #[inline(always)]
 pub(crate) unsafe fn tolerance_models(
     watch: Stopwatch,
     result: *mut PQP_ToleranceResult,
-    R1: *const [f64; 3],
-    T1: *const f64,
-    m1: *mut PQP_Model,
-    R2: *const [f64; 3],
-    T2: *const f64,
-    m2: *mut PQP_Model,
+    args: &Placed,
     tolerance: f64,
     qsize: c_int,
 ) -> c_int {
     // SAFETY: forwarded contract.
-    let input = match unsafe { inputs(R1, T1, m1, R2, T2, m2) } {
-        Ok(i) => i,
+    let (input, res) = match unsafe { query_inputs(args, result) } {
+        Ok(checked) => checked,
         Err(code) => return code,
     };
-    if result.is_null() {
-        return PQP_ERR_NULL_POINTER;
-    }
     if tolerance.is_nan() {
         return PQP_ERR_NON_FINITE;
     }
     let tolerance = tolerance.max(0.0);
     let r =
         distance::tolerance(input.b1, &input.p1, input.b2, &input.p2, tolerance, queue_size(qsize, input.b1, input.b2));
-    // SAFETY: checked non-NULL; writable per the contract.
-    let res = unsafe { &mut *result };
     res.closer_than_tolerance = c_int::from(r.closer);
     res.tolerance = tolerance;
     write_distance_fields!(res, r, input, qsize, watch);
@@ -762,7 +761,9 @@ pub unsafe extern "C" fn PQP_Tolerance(
         let watch = Stopwatch::start();
         match (model_ptr(o1), model_ptr(o2)) {
             // SAFETY: checked live; forwarded contract.
-            (Ok(m1), Ok(m2)) => unsafe { tolerance_models(watch, result, R1, T1, m1, R2, T2, m2, tolerance, qsize) },
+            (Ok(m1), Ok(m2)) => unsafe {
+                tolerance_models(watch, result, &Placed { r1: R1, t1: T1, m1, r2: R2, t2: T2, m2 }, tolerance, qsize)
+            },
             (Err(code), _) | (_, Err(code)) => code,
         }
     })

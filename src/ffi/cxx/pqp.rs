@@ -479,7 +479,7 @@ pub unsafe extern "C" fn pqp_collide(
             (Err(code), _) | (_, Err(code)) => return code,
         };
         // SAFETY: live models; forwarded contract (the C layer adopts or drops `pairs`).
-        unsafe { c::collide_models(watch, result, R1, T1, m1, R2, T2, m2, flag) }
+        unsafe { c::collide_models(watch, result, &c::Placed { r1: R1, t1: T1, m1, r2: R2, t2: T2, m2 }, flag) }
     })
 }
 
@@ -509,7 +509,8 @@ pub unsafe extern "C" fn pqp_distance(
         match unsafe { (core(o1), core(o2)) } {
             // SAFETY: live models; forwarded contract.
             (Ok(m1), Ok(m2)) => unsafe {
-                c::distance_models(watch, result, R1, T1, m1, R2, T2, m2, rel_err, abs_err, qsize)
+                let args = c::Placed { r1: R1, t1: T1, m1, r2: R2, t2: T2, m2 };
+                c::distance_models(watch, result, &args, rel_err, abs_err, qsize)
             },
             (Err(code), _) | (_, Err(code)) => code,
         }
@@ -539,7 +540,10 @@ pub unsafe extern "C" fn pqp_tolerance(
         // SAFETY: forwarded contract.
         match unsafe { (core(o1), core(o2)) } {
             // SAFETY: live models; forwarded contract.
-            (Ok(m1), Ok(m2)) => unsafe { c::tolerance_models(watch, result, R1, T1, m1, R2, T2, m2, tolerance, qsize) },
+            (Ok(m1), Ok(m2)) => unsafe {
+                let args = c::Placed { r1: R1, t1: T1, m1, r2: R2, t2: T2, m2 };
+                c::tolerance_models(watch, result, &args, tolerance, qsize)
+            },
             (Err(code), _) | (_, Err(code)) => code,
         }
     })
