@@ -483,7 +483,9 @@ typedef struct CollisionPair {
 
 /**
  * Result of `PQP_Collide`, PQP's exact layout (128 bytes). Zero-fill it before first use;
- * release the pair array with `PQP_CollideResult_FreePairsList`.
+ * release the pair array with `PQP_CollideResult_FreePairsList`. The library keeps track of
+ * the arrays it allocated: a copy of a result whose array was freed through another copy counts
+ * as empty (its stale `pairs` is dropped, never freed or written).
  */
 typedef struct PQP_CollideResult {
     int num_bv_tests;
@@ -997,10 +999,11 @@ int PQP_EndModel(struct PQP_Model *m);
 int PQP_MemUsage(struct PQP_Model *m, int msg);
 
 /**
- * Frees the pair array of a collide result and sets its counts to 0.
+ * Frees the pair array of a collide result and sets its counts to 0. A `pairs` that is not a
+ * live array of this library (freed already through a copy of the result) is not freed.
  *
  * # Safety
- * `result` is NULL or a result whose `pairs` is NULL or was allocated by this library.
+ * `result` is NULL or a writable result.
  */
 void PQP_CollideResult_FreePairsList(struct PQP_CollideResult *result);
 
