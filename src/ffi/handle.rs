@@ -561,6 +561,63 @@ mod tests {
     }
 
     #[test]
+    fn handles_made_and_freed_on_many_threads() {
+        let stable: Vec<usize> = (0..64).map(|k| create(A(k)).unwrap() as usize).collect();
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let stable = &stable;
+                scope.spawn(move || {
+                    for round in 0..2000u64 {
+                        let h = create(A(1000 * t + round)).unwrap();
+                        // SAFETY: this thread's own live handle.
+                        assert_eq!(unsafe { get(h).unwrap().as_ref() }.0, 1000 * t + round);
+                        for (k, &s) in stable.iter().enumerate().skip((round % 8) as usize).step_by(8) {
+                            // SAFETY: live for the whole test.
+                            assert_eq!(unsafe { get(s as *const A).unwrap().as_ref() }.0, k as u64);
+                        }
+                        assert!(destroy(h));
+                        assert!(get(h).is_none() && !destroy(h));
+                    }
+                });
+            }
+        });
+        for h in stable {
+            assert!(destroy(h as *mut A));
+        }
+    }
+
+    #[test]
+    fn address_set_readers_see_members_while_writers_churn() {
+        static SET: AddressSet = AddressSet::new();
+        let members: Vec<usize> = (1..200).map(|k| k << 12).collect();
+        for &a in &members {
+            assert!(SET.insert(a));
+        }
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            for _ in 0..3 {
+                scope.spawn(|| {
+                    while !stop.load(Ordering::Relaxed) {
+                        for &a in &members {
+                            assert!(SET.contains(a), "a member was missed");
+                            assert!(!SET.contains(a + 8), "a never-inserted address was found");
+                        }
+                    }
+                });
+            }
+            // Churn: inserts and removals of other addresses, through several rebuilds.
+            for round in 0..20000usize {
+                let a = (1 << 40) | (round << 4);
+                assert!(SET.insert(a));
+                if round % 3 != 0 {
+                    assert!(SET.remove(a));
+                }
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+    }
+
+    #[test]
     fn region_arithmetic() {
         assert_eq!(region_of(0), (0, 0));
         assert_eq!(region_of(FIRST_SLOTS - 1), (0, FIRST_SLOTS - 1));
