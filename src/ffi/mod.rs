@@ -1,7 +1,7 @@
 //! The C boundary. Every exported symbol lives below this module; the geometry core above
 //! it is safe Rust.
 //!
-//! Each exported body runs inside [`guard`], which turns a Rust panic into an error status,
+//! Each exported body runs inside `guard`, which turns a Rust panic into an error status,
 //! so no panic ever unwinds into the host program.
 
 pub mod batch;

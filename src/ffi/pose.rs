@@ -14,7 +14,7 @@
 //! 1e-5 by default: rotations written with 6 decimals (orthonormal to about 2e-6) pass.
 //!
 //! **Legacy RAPID and PQP calls** check their rotations against a fixed, looser bound
-//! ([`LEGACY_ROTATION_TOLERANCE`], 1e-3) and accept reflections: programs relinked from RAPID
+//! (`LEGACY_ROTATION_TOLERANCE`, 1e-3) and accept reflections: programs relinked from RAPID
 //! and PQP, whose matrices drift by rounding or come from files with few decimals, keep
 //! working, while a matrix that is plainly not a rigid motion (zero, scaled, sheared), for
 //! which RAPID and PQP silently returned contacts and distances of no placement at all, gets

@@ -2,7 +2,7 @@
 //! queries, over the legacy PQP C layer ([`crate::ffi::pqp`]), whose result structs already
 //! have PQP's layout.
 //!
-//! `PQP_Model::last_tri` holds the handle of a [`CxxPqpModel`]: the C layer's model object
+//! `PQP_Model::last_tri` holds the handle of a `CxxPqpModel`: the C layer's model object
 //! (whose members both layers share) and the `Tri` array `tris` points to (the triangles in the
 //! order they were added, PQP's layout); `b` stays NULL and `num_bvs` 0 (the hierarchy is not
 //! exposed as a BV array). The C layer decides every return code; the public fields are

@@ -3,7 +3,7 @@
 //! files), over the legacy V-COLLIDE C layer ([`crate::ffi::vcollide`]).
 //!
 //! `VCollide::vcint` holds a `vcOpen` handle. `VCReport::obj_pair` holds a registered
-//! [`ReportData`] (NULL until the first successful `Collide`), `num_obj_pairs` its count.
+//! `ReportData` (NULL until the first successful `Collide`), `num_obj_pairs` its count.
 //! Copies made by the implicit copy constructors share the engine or the report; destroying
 //! both is harmless (the registries ignore the second free).
 #![allow(non_snake_case)]
