@@ -48,6 +48,8 @@ const int PQP_ERR_NON_FINITE = -7;
 const int PQP_ERR_INVALID_ARGUMENT = -8;
 const int PQP_ERR_INVALID_MODEL = -9;
 const int PQP_ERR_INTERNAL = -10;
+const int PQP_ERR_NOT_ROTATION = -11;
+const int PQP_ERR_OUT_OF_RANGE = -12;
 
 /* PQP_Collide flags: any value other than PQP_FIRST_CONTACT means all contacts. */
 const int PQP_ALL_CONTACTS = 1;

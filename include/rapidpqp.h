@@ -64,6 +64,31 @@
 #define RPQ_FRAME_MODEL2 1
 
 /**
+ * The smallest scale a pose may have (an `RpqPose`'s, one folded from a matrix, RAPID's).
+ */
+#define RPQ_MIN_SCALE 1e-100
+
+/**
+ * The largest scale a pose may have.
+ */
+#define RPQ_MAX_SCALE 1e100
+
+/**
+ * The rotation tolerance until `rpq_set_rotation_tolerance` changes it.
+ */
+#define RPQ_ROTATION_TOLERANCE_DEFAULT 1e-5
+
+/**
+ * The largest rotation tolerance `rpq_set_rotation_tolerance` accepts.
+ */
+#define RPQ_MAX_ROTATION_TOLERANCE 1e-2
+
+/**
+ * The largest queue a distance or tolerance search is given, whatever `qsize` asks.
+ */
+#define RPQ_MAX_QSIZE (1 << 16)
+
+/**
  * Success.
  */
 #define PQP_OK 0
@@ -74,7 +99,7 @@
 #define PQP_ERR_MODEL_OUT_OF_MEMORY -1
 
 /**
- * Declared by PQP, never returned.
+ * A query's result could not grow (the pair array of `PQP_Collide`); the result is unchanged.
  */
 #define PQP_ERR_OUT_OF_MEMORY -2
 
@@ -120,6 +145,21 @@
  * rapidpqp only: an internal error (a bug); nothing changed.
  */
 #define PQP_ERR_INTERNAL -10
+
+/**
+ * rapidpqp only: a rotation is plainly not one: some entry of `RᵀR − I` exceeds 1e-3 in
+ * magnitude (a zero, scaled or sheared matrix, for which PQP silently computed answers of no
+ * placement at all); nothing changed. Rotations that drift by rounding or were written with 6
+ * decimals are far inside the bound; reflections are accepted.
+ */
+#define PQP_ERR_NOT_ROTATION -11
+
+/**
+ * rapidpqp only: a coordinate, placed in the other model's frame, would exceed 2^1000
+ * (about 1e301), or the relative scale leaves [2^-1000, 2^1000] (the supported range, see
+ * the README); nothing changed.
+ */
+#define PQP_ERR_OUT_OF_RANGE -12
 
 /**
  * `PQP_Collide` flag: all contacts (any value other than `PQP_FIRST_CONTACT` means this).
@@ -174,7 +214,8 @@
 #define RAPID_ERR_NON_FINITE 7
 
 /**
- * rapidpqp only: a scale was zero or negative; nothing changed.
+ * rapidpqp only: a scale was not within [1e-100, 1e100] (zero or negative among others);
+ * nothing changed.
  */
 #define RAPID_ERR_INVALID_SCALE 8
 
@@ -190,11 +231,20 @@
 #define RAPID_ERR_INTERNAL 10
 
 /**
+ * rapidpqp only: a rotation is plainly not one: some entry of `RᵀR − I` exceeds 1e-3 in
+ * magnitude (a zero, scaled or sheared matrix, for which RAPID silently computed contacts of
+ * no placement at all: put a uniform scale in `RAPID_Collide`'s scale arguments); nothing
+ * changed. Rotations that drift by rounding or were written with 6 decimals are far inside the
+ * bound; reflections are accepted.
+ */
+#define RAPID_ERR_NOT_ROTATION 11
+
+/**
  * rapidpqp only: a coordinate, placed in the other model's frame, would exceed 2^1000
  * (about 1e301), or the relative scale leaves [2^-1000, 2^1000] (the supported range, see
  * the README); nothing changed.
  */
-#define RAPID_ERR_OUT_OF_RANGE 11
+#define RAPID_ERR_OUT_OF_RANGE 12
 
 /**
  * `RAPID_Collide` flag: report every intersecting triangle pair (any flag other than
@@ -296,12 +346,14 @@
 #define FORMAT_VERSION 3
 
 /**
- * A PQP model (opaque in C).
+ * A PQP model (opaque in C): the triangles added so far, then (after `PQP_EndModel`, which
+ * moves them into it) the built hierarchy.
  */
 typedef struct PQP_Model PQP_Model;
 
 /**
- * A RAPID model (opaque in C): the triangles added so far and, once built, the hierarchy.
+ * A RAPID model (opaque in C): the triangles added so far, then (after `RAPID_EndModel`,
+ * which moves them into it) the hierarchy.
  */
 typedef struct RAPID_model RAPID_model;
 
@@ -322,8 +374,10 @@ typedef int RpqStatus;
 
 /**
  * A model's placement in the world: a model point `p` goes to `scale * R * p + translation`.
- * `rotation` is row-major (`rotation[3*i + j]` is row i, column j) and must be a rotation;
- * `scale` must be positive (use 1).
+ * `rotation` is row-major (`rotation[3*i + j]` is row i, column j) and must be a rotation
+ * within the rotation tolerance (`rpq_set_rotation_tolerance`; else `RPQ_ERR_NOT_ROTATION`);
+ * `scale` must be within [`RPQ_MIN_SCALE`, `RPQ_MAX_SCALE`] (use 1; else
+ * `RPQ_ERR_INVALID_SCALE`); every number finite (else `RPQ_ERR_NON_FINITE`).
  */
 typedef struct RpqPose {
     double rotation[9];
@@ -354,15 +408,19 @@ typedef struct RpqCollideRequest {
  */
 typedef struct RpqDistanceRequest {
     /**
-     * Accept a distance within this fraction of the true one (≥ 0).
+     * Accept a distance within this fraction of the true one: finite and ≥ 0 (NaN, negative
+     * and infinite values give `RPQ_ERR_INVALID_ARGUMENT`).
      */
     double rel_err;
     /**
-     * Accept a distance within this absolute amount of the true one (≥ 0).
+     * Accept a distance within this absolute amount of the true one: finite and ≥ 0, as
+     * `rel_err`.
      */
     double abs_err;
     /**
-     * 2 or less: best first down to the first leaf pair, then depth first; more: best first with a queue of this many node pairs.
+     * 2 or less: best first down to the first leaf pair, then depth first; more: best first
+     * with a queue of this many node pairs, at most `RPQ_MAX_QSIZE` and at most the number of
+     * node pairs of the two models (a larger value is capped, not refused).
      */
     int qsize;
 } RpqDistanceRequest;
@@ -444,7 +502,9 @@ typedef struct CollisionPair {
 
 /**
  * Result of `PQP_Collide`, PQP's exact layout (128 bytes). Zero-fill it before first use;
- * release the pair array with `PQP_CollideResult_FreePairsList`.
+ * release the pair array with `PQP_CollideResult_FreePairsList`. The library keeps track of
+ * the arrays it allocated: a copy of a result whose array was freed through another copy counts
+ * as empty (its stale `pairs` is dropped, never freed or written).
  */
 typedef struct PQP_CollideResult {
     int num_bv_tests;
@@ -554,7 +614,7 @@ typedef struct collision_pair {
 #define RPQ_ERR_EMPTY_MODEL 3
 
 /**
- * A scale was zero or negative.
+ * A scale was not within [`RPQ_MIN_SCALE`, `RPQ_MAX_SCALE`] (zero or negative among others).
  */
 #define RPQ_ERR_INVALID_SCALE 4
 
@@ -577,6 +637,20 @@ typedef struct collision_pair {
  * An internal error (a bug): the call did nothing. Please report it.
  */
 #define RPQ_ERR_INTERNAL 8
+
+/**
+ * A pose's rotation is not a rotation within the rotation tolerance (see
+ * `rpq_set_rotation_tolerance`): its columns are not orthonormal, its determinant is not
+ * positive (a reflection), or it carries a scale (`3·I`: say `I` with scale 3).
+ */
+#define RPQ_ERR_NOT_ROTATION 9
+
+/**
+ * A coordinate, placed in the other model's frame, would exceed 2^1000 (about 1e301), or
+ * the relative scale leaves [2^-1000, 2^1000] (the supported range, see the README);
+ * nothing changed.
+ */
+#define RPQ_ERR_OUT_OF_RANGE 10
 
 #ifdef __cplusplus
 extern "C" {
@@ -700,13 +774,17 @@ RpqStatus rpq_tolerance_batch(const struct RpqModel *model1,
  * Converts `n` 4×4 homogeneous matrices (16 doubles each, row-major) into `out_poses`,
  * checking each one: every entry finite, the last row exactly `0 0 0 1`, and the 3×3 block a
  * rotation times a positive uniform scale `k` (its columns orthogonal and of squared length
- * `k²` within `tolerance * k²`, its determinant positive). When `|k − 1| <= tolerance` the block
- * is taken as the rotation and the scale is 1; otherwise the block divided by `k` is the
- * rotation and `k` the scale.
+ * `k²` within `tolerance * k²`, its determinant positive), `k` within [`RPQ_MIN_SCALE`,
+ * `RPQ_MAX_SCALE`]. When `|k − 1| <= tolerance` the block is taken as the rotation and the
+ * scale is 1; otherwise the block divided by `k` is the rotation and `k` the scale. (Queries
+ * check rotations against the process-wide tolerance of `rpq_set_rotation_tolerance`: pass
+ * `rpq_rotation_tolerance()` here to get poses they accept.)
  *
  * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_NON_FINITE` (a NaN or infinite entry),
- * `RPQ_ERR_INVALID_ARGUMENT` (a bad last row or block, or a negative or NaN `tolerance`).
- * `out_poses` is written only on success.
+ * `RPQ_ERR_INVALID_ARGUMENT` (a bad last row, or `tolerance` negative, NaN or above
+ * `RPQ_MAX_ROTATION_TOLERANCE`), `RPQ_ERR_NOT_ROTATION` (a block that is not a rotation times
+ * a uniform scale), `RPQ_ERR_INVALID_SCALE` (`k` out of range). `out_poses` is written only on
+ * success.
  *
  * # Safety
  * `matrices` points to `16 * n` readable doubles and `out_poses` to `n` writable poses (either
@@ -723,7 +801,9 @@ RpqStatus rpq_poses_from_matrices(const double *matrices,
  * On success writes the new model to `*out_model`; free it with `rpq_model_free`.
  *
  * Errors: `RPQ_ERR_NULL_POINTER` (`triangles` or `out_model` NULL),
- * `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate).
+ * `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate),
+ * `RPQ_ERR_OUT_OF_MEMORY` (the copies of the input cannot be allocated; the hierarchy's own
+ * allocations still abort the process when memory runs out, as Rust's allocator does).
  *
  * # Safety
  * `triangles` points to `9 * num_triangles` doubles; `ids` is NULL or points to
@@ -737,7 +817,8 @@ RpqStatus rpq_model_build(const double *triangles,
 /**
  * Builds a model from a vertex array (`3 * num_vertices` doubles) and triangles given as
  * vertex indices (`3 * num_faces` zero-based `uint32_t`), with ids as in `rpq_model_build`.
- * An index out of range gives `RPQ_ERR_INVALID_ARGUMENT`.
+ * An index out of range gives `RPQ_ERR_INVALID_ARGUMENT`; a NaN or infinite coordinate
+ * `RPQ_ERR_NON_FINITE`, in any vertex, used by a triangle or not.
  *
  * # Safety
  * The arrays hold the stated numbers of elements; `ids` may be NULL; `out_model` is writable.
@@ -750,11 +831,12 @@ RpqStatus rpq_model_build_indexed(const double *vertices,
                                   struct RpqModel **out_model);
 
 /**
- * Frees a model. NULL is a no-op; freeing the same pointer twice is detected and ignored
- * (unless a new model has been allocated at the same address meanwhile).
+ * Frees a model. NULL is a no-op; anything that is not a live model (freed already, a
+ * foreign pointer, another kind of handle) is ignored: a handle stays recognised as freed until
+ * at least 262,144 other handles have been freed after it.
  *
  * # Safety
- * `model` is NULL or was returned by `rpq_model_build*`, and no query using it is running.
+ * No query using `model` is running.
  */
 void rpq_model_free(struct RpqModel *model);
 
@@ -762,7 +844,7 @@ void rpq_model_free(struct RpqModel *model);
  * Number of triangles in a model (0 for NULL or an invalid handle).
  *
  * # Safety
- * `model` is NULL or a live model.
+ * `model` is not freed during the call.
  */
 size_t rpq_model_num_triangles(const struct RpqModel *model);
 
@@ -770,7 +852,7 @@ size_t rpq_model_num_triangles(const struct RpqModel *model);
  * Bytes of memory a model holds (0 for NULL or an invalid handle).
  *
  * # Safety
- * `model` is NULL or a live model.
+ * `model` is not freed during the call.
  */
 size_t rpq_model_memory_bytes(const struct RpqModel *model);
 
@@ -781,10 +863,11 @@ size_t rpq_model_memory_bytes(const struct RpqModel *model);
 struct RpqCollideResult *rpq_collide_result_new(void);
 
 /**
- * Frees a collide result; NULL is a no-op, a second free of the same pointer is ignored.
+ * Frees a collide result; NULL is a no-op, and anything that is not a live result (freed
+ * already, foreign, another kind of handle) is ignored, as in `rpq_model_free`.
  *
  * # Safety
- * `result` is NULL or was returned by `rpq_collide_result_new`.
+ * No call using `result` is running.
  */
 void rpq_collide_result_free(struct RpqCollideResult *result);
 
@@ -806,27 +889,30 @@ RpqStatus rpq_collide(const struct RpqModel *model1,
                       struct RpqCollideResult *result);
 
 /**
- * Number of contact pairs in a result (0 for NULL).
+ * Number of contact pairs in a result (0 for NULL or an invalid handle).
  *
  * # Safety
- * `result` is NULL or a live result.
+ * `result` is not freed or used by another thread during the call.
  */
 size_t rpq_collide_result_num_pairs(const struct RpqCollideResult *result);
 
 /**
  * The contact pairs of a result (`rpq_collide_result_num_pairs` of them), owned by the
- * result and valid until its next use or free. NULL when there are none.
+ * result and valid until its next use or free. NULL when there are none (or for NULL or an
+ * invalid handle).
  *
  * # Safety
- * `result` is NULL or a live result.
+ * `result` is not freed or used by another thread during the call.
  */
 const RpqContactPair *rpq_collide_result_pairs(const struct RpqCollideResult *result);
 
 /**
  * Work counts of the last query of a result: bounding-volume tests and triangle tests.
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE` (nothing written).
  *
  * # Safety
- * `result` is NULL or a live result; the out pointers are NULL or writable.
+ * `result` is not freed or used by another thread during the call; the out pointers are NULL
+ * or writable.
  */
 RpqStatus rpq_collide_result_counts(const struct RpqCollideResult *result,
                                     uint64_t *bv_tests,
@@ -841,8 +927,9 @@ const char *rpq_status_message(RpqStatus status);
  * The distance between `model1` at `pose1` and `model2` at `pose2`, with a closest point on
  * each. `request` may be NULL (exact). `cache` may be NULL; when given it is used as a warm
  * start and updated. Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
- * `RPQ_ERR_NON_FINITE`, `RPQ_ERR_INVALID_SCALE`, `RPQ_ERR_INVALID_ARGUMENT` (a negative or
- * NaN error bound); `result` is written only on success.
+ * `RPQ_ERR_NON_FINITE`, `RPQ_ERR_INVALID_SCALE`, `RPQ_ERR_NOT_ROTATION`,
+ * `RPQ_ERR_INVALID_ARGUMENT` (an error bound negative, NaN or infinite); `result` is written
+ * only on success.
  *
  * # Safety
  * Models live; poses readable; `request` NULL or readable; `cache` NULL or writable and not
@@ -874,15 +961,30 @@ RpqStatus rpq_tolerance(const struct RpqModel *model1,
                         struct RpqDistanceResult *result);
 
 /**
+ * Sets the rotation tolerance of every later native call, process-wide (default
+ * `RPQ_ROTATION_TOLERANCE_DEFAULT`, 1e-5): how far from orthonormal, relative to its scale, a
+ * pose's rotation may be. `RPQ_ERR_INVALID_ARGUMENT` (nothing changed) unless
+ * `0 <= tolerance <= RPQ_MAX_ROTATION_TOLERANCE`. Not for use while other threads run queries
+ * whose outcome should not change.
+ */
+RpqStatus rpq_set_rotation_tolerance(double tolerance);
+
+/**
+ * The rotation tolerance in force (see `rpq_set_rotation_tolerance`).
+ */
+double rpq_rotation_tolerance(void);
+
+/**
  * A new, empty model (NULL only when out of memory).
  */
 struct PQP_Model *PQP_Model_new(void);
 
 /**
- * Deletes a model. NULL is a no-op; a second delete of the same pointer is ignored.
+ * Deletes a model. NULL is a no-op; anything that is not a live model (deleted already,
+ * foreign, another kind of handle) is ignored.
  *
  * # Safety
- * `m` is NULL or a pointer returned by `PQP_Model_new`.
+ * No query using `m` is running.
  */
 void PQP_Model_delete(struct PQP_Model *m);
 
@@ -891,7 +993,7 @@ void PQP_Model_delete(struct PQP_Model *m);
  * empty it discards everything and returns `PQP_ERR_BUILD_OUT_OF_SEQUENCE`, as PQP.
  *
  * # Safety
- * `m` is NULL or a pointer returned by `PQP_Model_new`.
+ * `m` is not deleted during the call.
  */
 int PQP_BeginModel(struct PQP_Model *m, int num_tris);
 
@@ -900,45 +1002,49 @@ int PQP_BeginModel(struct PQP_Model *m, int num_tris);
  * `PQP_ERR_BUILD_OUT_OF_SEQUENCE`, nothing added. NaN/infinite: `PQP_ERR_NON_FINITE`.
  *
  * # Safety
- * `m` NULL or from `PQP_Model_new`; points NULL or 3 readable doubles each.
+ * `m` is not deleted during the call; points NULL or 3 readable doubles each.
  */
 int PQP_AddTri(struct PQP_Model *m, const double *p1, const double *p2, const double *p3, int id);
 
 /**
- * Builds the model. `PQP_ERR_BUILD_OUT_OF_SEQUENCE` if already built,
- * `PQP_ERR_BUILD_EMPTY_MODEL` if there are no triangles.
+ * Builds the model; its triangles move into the hierarchy (no copy is kept).
+ * `PQP_ERR_BUILD_OUT_OF_SEQUENCE` if already built, `PQP_ERR_BUILD_EMPTY_MODEL` if there are
+ * no triangles.
  *
  * # Safety
- * `m` is NULL or a pointer returned by `PQP_Model_new`.
+ * `m` is not deleted during the call.
  */
 int PQP_EndModel(struct PQP_Model *m);
 
 /**
- * Bytes used by the model (0 for NULL or a deleted model); with `msg` nonzero also prints
- * them to stderr.
+ * Bytes the model holds (0 for NULL or a deleted model): before `PQP_EndModel` the triangles
+ * added so far, after it the built hierarchy (triangles, ids, nodes). `msg` is accepted and
+ * ignored: PQP printed a report when it was nonzero, but this library never prints.
  *
  * # Safety
- * `m` is NULL or a pointer returned by `PQP_Model_new`.
+ * `m` is not deleted during the call.
  */
 int PQP_MemUsage(struct PQP_Model *m, int msg);
 
 /**
- * Frees the pair array of a collide result and sets its counts to 0.
+ * Frees the pair array of a collide result and sets its counts to 0. A `pairs` that is not a
+ * live array of this library (freed already through a copy of the result) is not freed.
  *
  * # Safety
- * `result` is NULL or a result whose `pairs` is NULL or was allocated by this library.
+ * `result` is NULL or a writable result.
  */
 void PQP_CollideResult_FreePairsList(struct PQP_CollideResult *result);
 
 /**
  * Finds the intersecting triangle pairs of two placed models (`flag` `PQP_FIRST_CONTACT`
  * stops at the first). Returns `PQP_OK`, `PQP_ERR_UNPROCESSED_MODEL` (nothing written),
- * or a rapidpqp code for NULL pointers, deleted models or NaN poses, and
- * `PQP_ERR_INVALID_ARGUMENT` for coordinates beyond the supported range (README).
+ * `PQP_ERR_OUT_OF_MEMORY` (the pair array could not grow; nothing written), or a rapidpqp
+ * code for NULL pointers, deleted models or NaN poses, and `PQP_ERR_OUT_OF_RANGE` for
+ * coordinates beyond the supported range (README).
  *
  * # Safety
  * `result` NULL or a zero-filled or previously used result; rotations NULL or 9 doubles;
- * translations NULL or 3; models NULL or from `PQP_Model_new`. Not for concurrent use.
+ * translations NULL or 3; models not deleted during the call. Not for concurrent use.
  */
 int PQP_Collide(struct PQP_CollideResult *result,
                 double (*R1)[3],
@@ -951,7 +1057,8 @@ int PQP_Collide(struct PQP_CollideResult *result,
 
 /**
  * The distance between two placed models with closest points (`p1` in model 1's frame,
- * `p2` in model 2's), within `rel_err`/`abs_err` (the smaller bound wins, as PQP).
+ * `p2` in model 2's), within `rel_err`/`abs_err` (the smaller bound wins, as PQP; an
+ * infinite bound is accepted and means any distance is good enough).
  * `qsize` ≤ 2: best first down to the first leaf pair, then depth first (the answer is
  * PQP's, only the work differs); more: best first with a queue of `qsize` pairs. The warm
  * start is kept in the models, as PQP. Negative or NaN error bounds: `PQP_ERR_INVALID_ARGUMENT`, nothing written.
@@ -993,11 +1100,11 @@ int PQP_Tolerance(struct PQP_ToleranceResult *result,
 struct RAPID_model *RAPID_model_new(void);
 
 /**
- * Deletes a model. NULL is a no-op; deleting the same pointer again is detected and
- * ignored (unless `RAPID_model_new` has meanwhile returned that same address).
+ * Deletes a model. NULL is a no-op; anything that is not a live model (deleted already,
+ * foreign, another kind of handle) is ignored.
  *
  * # Safety
- * `m` is NULL or a pointer returned by `RAPID_model_new`.
+ * No query using `m` is running.
  */
 void RAPID_model_delete(struct RAPID_model *m);
 
@@ -1027,11 +1134,13 @@ int RAPID_AddTri(struct RAPID_model *m,
                  int id);
 
 /**
- * Builds the model's hierarchy from its triangles. `RAPID_ERR_BUILD_EMPTY_MODEL` when
- * there are none (the model stays unbuilt). Calling it again rebuilds, as RAPID does.
+ * Builds the model's hierarchy from its triangles, which move into it (no copy is kept).
+ * `RAPID_ERR_BUILD_EMPTY_MODEL` when there are none (the model stays unbuilt). Calling it
+ * again returns `RAPID_OK` (RAPID rebuilt the same hierarchy: no triangle can be added
+ * after `RAPID_EndModel`).
  *
  * # Safety
- * `m` is NULL or a pointer returned by `RAPID_model_new`.
+ * `m` is not deleted during the call.
  */
 int RAPID_EndModel(struct RAPID_model *m);
 
@@ -1127,11 +1236,10 @@ void *vcOpen(void);
 
 /**
  * Destroys an engine and everything in it. NULL is a no-op; closing the same handle again
- * (or a pointer `vcOpen` did not return) is detected and ignored, unless `vcOpen` has
- * meanwhile returned that same address.
+ * (or passing anything `vcOpen` did not return) is detected and ignored.
  *
  * # Safety
- * `vc_handle` is NULL or a pointer returned by `vcOpen`, not in use by another thread.
+ * `vc_handle` is not in use by another thread.
  */
 void vcClose(void *vc_handle);
 

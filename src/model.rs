@@ -96,8 +96,25 @@ impl ModelBuilder {
     }
 
     /// Builds the hierarchy, the model taking over the builder's arrays (no copy).
-    pub fn into_model(self) -> Result<Model, BuildError> {
-        Model::new(self.triangles, self.ids)
+    pub fn into_model(mut self) -> Result<Model, BuildError> {
+        self.finish()
+    }
+
+    /// Builds the hierarchy and empties the builder: its triangles move into the model, so no
+    /// copy of them is left behind.
+    pub fn finish(&mut self) -> Result<Model, BuildError> {
+        Model::new(std::mem::take(&mut self.triangles), std::mem::take(&mut self.ids))
+    }
+
+    /// Reserves room for `additional` more triangles, reporting failure instead of aborting.
+    pub fn try_reserve(&mut self, additional: usize) -> Result<(), std::collections::TryReserveError> {
+        self.triangles.try_reserve(additional)?;
+        self.ids.try_reserve(additional)
+    }
+
+    /// Heap bytes the builder holds.
+    pub fn memory_bytes(&self) -> usize {
+        self.triangles.capacity() * std::mem::size_of::<Triangle>() + self.ids.capacity() * std::mem::size_of::<i32>()
     }
 }
 

@@ -115,6 +115,9 @@ fn build_three_ways(name: &str) -> Built {
             output.status,
             stdout.lines().last().unwrap_or("")
         );
+        // The programs' own checks report to stdout: anything on stderr came from the library,
+        // which never prints (PQP's SizeTo and MemUsage messages included).
+        assert!(stderr.is_empty(), "{}: the library printed to stderr:\n{stderr}", exe.display());
         outputs.push(stdout);
     }
     assert_eq!(outputs[0], outputs[1], "{name}: the object linked with librapidpqp.a prints otherwise");

@@ -89,6 +89,7 @@ int main()
     CHECK(m1->tris[2].p2[0] == p[0] && m1->tris[2].p2[1] == p[1] && m1->tris[2].p2[2] == p[2]);
   }
   CHECK(m1->MemUsage(0) > 5000 * (int)sizeof(Tri));
+  CHECK_EQ(m1->MemUsage(1), m1->MemUsage(0)); /* PQP printed a report; rapidpqp prints nothing */
   printf("model %d %d %d\n", m1->num_tris, m1->build_state, m1->num_tris_alloced);
 
   PQP_REAL R1[3][3], R2[3][3], T1[3], T2[3];
@@ -147,7 +148,7 @@ int main()
     CHECK_EQ(r.num_pairs_alloced, 24); /* 8, then 2 * 8 + 8 */
     CHECK_EQ(r.Id1(19), 19);
     CHECK_EQ(r.Id2(19), 119);
-    r.SizeTo(5); /* smaller than num_pairs: refused with a message */
+    r.SizeTo(5); /* smaller than num_pairs: refused (PQP also printed a message) */
     CHECK_EQ(r.num_pairs_alloced, 24);
     r.SizeTo(40);
     CHECK_EQ(r.num_pairs_alloced, 40);

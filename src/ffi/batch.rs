@@ -6,13 +6,16 @@
 
 use std::ffi::c_int;
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use super::all_finite;
 use super::guard;
 use super::native::{
-    RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_NON_FINITE, RPQ_ERR_NULL_POINTER, RPQ_OK, RpqCollideRequest,
-    RpqDistanceRequest, RpqModel, RpqPose, RpqStatus, model_ref, read_pose,
+    RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_INVALID_SCALE, RPQ_ERR_NON_FINITE, RPQ_ERR_NOT_ROTATION, RPQ_ERR_OUT_OF_RANGE,
+    RPQ_ERR_NULL_POINTER, RPQ_ERR_OUT_OF_MEMORY, RPQ_OK, RpqCollideRequest, RpqDistanceRequest, RpqModel, RpqPose,
+    RpqStatus, model_ref, read_pose,
 };
+use super::pose::{self, queue_size};
 use crate::math::Placement;
 use crate::model::Model;
 use crate::query::collide::{self, CollideResult};
@@ -68,7 +71,7 @@ pub unsafe extern "C" fn rpq_collide_batch(
                 if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
             let results = batch.run(threads, CollideResult::new, |m1, p1, m2, p2, out| {
                 // A query beyond the supported range refuses the batch, as `rpq_collide` does.
-                collide::collide(m1, p1, m2, p2, &request, out).map_err(|_| RPQ_ERR_INVALID_ARGUMENT)?;
+                collide::collide(m1, p1, m2, p2, &request, out).map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
                 Ok((u8::from(out.colliding()), out.pairs.len() as u64))
             })?;
             let results = results.into_iter().collect::<Result<Vec<_>, RpqStatus>>()?;
@@ -133,7 +136,7 @@ pub unsafe extern "C" fn rpq_distance_batch(
             let query = DistanceRequest {
                 rel_err: request.rel_err,
                 abs_err: request.abs_err,
-                qsize: request.qsize.max(2) as usize,
+                qsize: queue_size(request.qsize, batch.m1, batch.m2),
             };
             let warm = warm_start != 0;
             let results = batch.run(threads, DistanceCache::default, |m1, p1, m2, p2, cache| {
@@ -192,7 +195,7 @@ pub unsafe extern "C" fn rpq_tolerance_batch(
             if tolerance.is_nan() {
                 return Err(RPQ_ERR_NON_FINITE);
             }
-            let qsize = qsize.max(2) as usize;
+            let qsize = queue_size(qsize, batch.m1, batch.m2);
             let results = batch.run(
                 threads,
                 || (),
@@ -220,13 +223,17 @@ pub unsafe extern "C" fn rpq_tolerance_batch(
 /// Converts `n` 4×4 homogeneous matrices (16 doubles each, row-major) into `out_poses`,
 /// checking each one: every entry finite, the last row exactly `0 0 0 1`, and the 3×3 block a
 /// rotation times a positive uniform scale `k` (its columns orthogonal and of squared length
-/// `k²` within `tolerance * k²`, its determinant positive). When `|k − 1| <= tolerance` the block
-/// is taken as the rotation and the scale is 1; otherwise the block divided by `k` is the
-/// rotation and `k` the scale.
+/// `k²` within `tolerance * k²`, its determinant positive), `k` within [`RPQ_MIN_SCALE`,
+/// `RPQ_MAX_SCALE`]. When `|k − 1| <= tolerance` the block is taken as the rotation and the
+/// scale is 1; otherwise the block divided by `k` is the rotation and `k` the scale. (Queries
+/// check rotations against the process-wide tolerance of `rpq_set_rotation_tolerance`: pass
+/// `rpq_rotation_tolerance()` here to get poses they accept.)
 ///
 /// Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_NON_FINITE` (a NaN or infinite entry),
-/// `RPQ_ERR_INVALID_ARGUMENT` (a bad last row or block, or a negative or NaN `tolerance`).
-/// `out_poses` is written only on success.
+/// `RPQ_ERR_INVALID_ARGUMENT` (a bad last row, or `tolerance` negative, NaN or above
+/// `RPQ_MAX_ROTATION_TOLERANCE`), `RPQ_ERR_NOT_ROTATION` (a block that is not a rotation times
+/// a uniform scale), `RPQ_ERR_INVALID_SCALE` (`k` out of range). `out_poses` is written only on
+/// success.
 ///
 /// # Safety
 /// `matrices` points to `16 * n` readable doubles and `out_poses` to `n` writable poses (either
@@ -245,7 +252,7 @@ pub unsafe extern "C" fn rpq_poses_from_matrices(
         if matrices.is_null() || out_poses.is_null() {
             return RPQ_ERR_NULL_POINTER;
         }
-        if tolerance.is_nan() || tolerance < 0.0 {
+        if !(0.0..=pose::RPQ_MAX_ROTATION_TOLERANCE).contains(&tolerance) {
             return RPQ_ERR_INVALID_ARGUMENT;
         }
         let Some(count) = n.checked_mul(16) else {
@@ -253,47 +260,36 @@ pub unsafe extern "C" fn rpq_poses_from_matrices(
         };
         // SAFETY: the caller provides 16 * n doubles.
         let values = unsafe { std::slice::from_raw_parts(matrices, count) };
-        let poses: Result<Vec<RpqPose>, RpqStatus> =
-            values.chunks_exact(16).map(|m| pose_from_matrix(m, tolerance)).collect();
-        match poses {
-            Ok(poses) => {
-                // SAFETY: out_poses holds n writable poses, and cannot overlap the fresh Vec.
-                unsafe { std::ptr::copy_nonoverlapping(poses.as_ptr(), out_poses, n) };
-                RPQ_OK
-            }
-            Err(status) => status,
+        let mut poses = Vec::new();
+        if poses.try_reserve_exact(n).is_err() {
+            return RPQ_ERR_OUT_OF_MEMORY;
         }
+        for m in values.chunks_exact(16) {
+            match pose_from_matrix(m, tolerance) {
+                Ok(pose) => poses.push(pose),
+                Err(status) => return status,
+            }
+        }
+        // SAFETY: out_poses holds n writable poses, and cannot overlap the fresh Vec.
+        unsafe { std::ptr::copy_nonoverlapping(poses.as_ptr(), out_poses, n) };
+        RPQ_OK
     })
 }
 
 /// One matrix of `rpq_poses_from_matrices`. The arithmetic is the Python package's
 /// (`rapidpqp._api._pack_pose`), operation for operation, so both give identical poses.
 fn pose_from_matrix(m: &[f64], tolerance: f64) -> Result<RpqPose, RpqStatus> {
-    if !m.iter().all(|v| v.is_finite()) {
+    if !all_finite(m) {
         return Err(RPQ_ERR_NON_FINITE);
     }
     if m[12] != 0.0 || m[13] != 0.0 || m[14] != 0.0 || m[15] != 1.0 {
         return Err(RPQ_ERR_INVALID_ARGUMENT);
     }
     let mut a = [m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]];
-    let c0 = a[0] * a[0] + a[3] * a[3] + a[6] * a[6];
-    let c1 = a[1] * a[1] + a[4] * a[4] + a[7] * a[7];
-    let c2 = a[2] * a[2] + a[5] * a[5] + a[8] * a[8];
-    let s2 = (c0 + c1 + c2) / 3.0;
-    let tol = tolerance * s2;
-    let orthogonal = s2 > 0.0
-        && (c0 - s2).abs() <= tol
-        && (c1 - s2).abs() <= tol
-        && (c2 - s2).abs() <= tol
-        && (a[0] * a[1] + a[3] * a[4] + a[6] * a[7]).abs() <= tol
-        && (a[0] * a[2] + a[3] * a[5] + a[6] * a[8]).abs() <= tol
-        && (a[1] * a[2] + a[4] * a[5] + a[7] * a[8]).abs() <= tol;
-    let det =
-        a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6]);
-    if !orthogonal || det.is_nan() || det <= 0.0 {
-        return Err(RPQ_ERR_INVALID_ARGUMENT);
+    let k = pose::block_scale(&a, tolerance, false).ok_or(RPQ_ERR_NOT_ROTATION)?;
+    if !pose::scale_in_range(k) {
+        return Err(RPQ_ERR_INVALID_SCALE);
     }
-    let k = s2.sqrt();
     let mut scale = 1.0;
     if (k - 1.0).abs() > tolerance {
         for v in &mut a {
@@ -365,7 +361,8 @@ impl<'a> Batch<'a> {
     }
 
     /// Runs `query` for every query index on up to `threads` threads, each with its own
-    /// `state`, and returns the results in query order.
+    /// `state`, and returns the results in query order. The results are staged in memory
+    /// reserved fallibly: `RPQ_ERR_OUT_OF_MEMORY` when it cannot be had.
     fn run<S, R>(
         &self,
         threads: c_int,
@@ -380,44 +377,61 @@ impl<'a> Batch<'a> {
         let wanted = if threads <= 0 { cores } else { threads.min(RPQ_MAX_BATCH_THREADS) as usize };
         let threads = wanted.clamp(1, n.max(1));
         let one = |i: usize, s: &mut S| query(self.m1, self.pose1(i), self.m2, self.pose2(i), s);
+        let mut results = Vec::new();
+        results.try_reserve_exact(n).map_err(|_| RPQ_ERR_OUT_OF_MEMORY)?;
         if threads == 1 {
             let mut s = state();
-            return Ok((0..n).map(|i| one(i, &mut s)).collect());
+            results.extend((0..n).map(|i| one(i, &mut s)));
+            return Ok(results);
         }
         // Threads take blocks of consecutive queries from a shared counter: nearby poses stay
         // together (warm starts help), and uneven query costs still balance.
         let block = (n / (threads * 16)).max(1);
         let next = AtomicUsize::new(0);
+        let out_of_memory = AtomicBool::new(false);
         let work = || {
             let mut s = state();
             let mut done: Vec<(usize, Vec<R>)> = Vec::new();
             loop {
                 let start = next.fetch_add(block, Ordering::Relaxed);
-                if start >= n {
+                if start >= n || out_of_memory.load(Ordering::Relaxed) {
                     return done;
                 }
                 let end = (start + block).min(n);
-                done.push((start, (start..end).map(|i| one(i, &mut s)).collect()));
+                let mut part = Vec::new();
+                if part.try_reserve_exact(end - start).is_err() || done.try_reserve(1).is_err() {
+                    out_of_memory.store(true, Ordering::Relaxed);
+                    return done;
+                }
+                part.extend((start..end).map(|i| one(i, &mut s)));
+                done.push((start, part));
             }
         };
-        let parts: Vec<Vec<(usize, Vec<R>)>> = std::thread::scope(|scope| {
+        let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
             let spawned: Vec<_> =
                 (1..threads).filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok()).collect();
             // The calling thread works too; if no thread could be spawned it does it all.
-            let mine = work();
-            let mut parts = vec![mine];
+            let mut parts = work();
             for handle in spawned {
-                parts.push(handle.join().map_err(|_| RPQ_ERR_INTERNAL)?);
+                parts.extend(handle.join().map_err(|_| RPQ_ERR_INTERNAL)?);
             }
             Ok::<_, RpqStatus>(parts)
         })?;
-        let mut slots: Vec<Option<R>> = (0..n).map(|_| None).collect();
-        for (start, results) in parts.into_iter().flatten() {
-            for (k, r) in results.into_iter().enumerate() {
-                slots[start + k] = Some(r);
-            }
+        if out_of_memory.load(Ordering::Relaxed) {
+            return Err(RPQ_ERR_OUT_OF_MEMORY);
         }
-        slots.into_iter().map(|r| r.ok_or(RPQ_ERR_INTERNAL)).collect()
+        // The blocks cover 0..n without overlap: in order of their starts they are the results.
+        parts.sort_unstable_by_key(|&(start, _)| start);
+        for (start, part) in parts {
+            if start != results.len() {
+                return Err(RPQ_ERR_INTERNAL);
+            }
+            results.extend(part);
+        }
+        if results.len() != n {
+            return Err(RPQ_ERR_INTERNAL);
+        }
+        Ok(results)
     }
 }
 
@@ -432,16 +446,21 @@ unsafe fn read_poses(poses: *const RpqPose, count: usize) -> Result<Vec<Placemen
     if poses.is_null() {
         return Err(RPQ_ERR_NULL_POINTER);
     }
-    // SAFETY: i < count, so every pointer is in the caller's array.
-    (0..count).map(|i| unsafe { read_pose(poses.add(i)) }).collect()
+    let mut out = Vec::new();
+    out.try_reserve_exact(count).map_err(|_| RPQ_ERR_OUT_OF_MEMORY)?;
+    for i in 0..count {
+        // SAFETY: i < count, so every pointer is in the caller's array.
+        out.push(unsafe { read_pose(poses.add(i)) }?);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ffi::native::{
-        RPQ_ERR_INVALID_SCALE, RpqDistanceResult, rpq_collide, rpq_collide_result_free, rpq_collide_result_new,
-        rpq_collide_result_num_pairs, rpq_distance, rpq_model_build, rpq_model_free, rpq_tolerance,
+        RpqDistanceResult, rpq_collide, rpq_collide_result_free, rpq_collide_result_new, rpq_collide_result_num_pairs,
+        rpq_distance, rpq_model_build, rpq_model_free, rpq_tolerance,
     };
 
     fn pose(k: usize) -> RpqPose {
@@ -622,8 +641,8 @@ mod tests {
         assert_eq!(bad(3, f64::NAN), RPQ_ERR_NON_FINITE);
         assert_eq!(bad(12, 0.5), RPQ_ERR_INVALID_ARGUMENT);
         assert_eq!(bad(15, 2.0), RPQ_ERR_INVALID_ARGUMENT);
-        assert_eq!(bad(1, 0.1), RPQ_ERR_INVALID_ARGUMENT);
-        assert_eq!(bad(10, -1.0), RPQ_ERR_INVALID_ARGUMENT, "a reflection");
+        assert_eq!(bad(1, 0.1), RPQ_ERR_NOT_ROTATION);
+        assert_eq!(bad(10, -1.0), RPQ_ERR_NOT_ROTATION, "a reflection");
         // SAFETY: n = 0 reads and writes nothing.
         assert_eq!(unsafe { rpq_poses_from_matrices(std::ptr::null(), 0, 1e-6, std::ptr::null_mut()) }, RPQ_OK);
         let mut p = [pose(0)];

@@ -4,9 +4,11 @@
 
 use std::ffi::{c_char, c_int};
 
-use super::{free_handle, guard, new_handle};
+use super::handle::{self, Handle, Kind};
+use super::pose::{self, PoseError};
+use super::{all_finite, guard};
 use crate::bv::obb::BoxTest;
-use crate::math::{Mat3, Placement, Triangle, Vec3};
+use crate::math::{Placement, Triangle, Vec3};
 use crate::model::{BuildError, Model};
 use crate::query::collide::{self, CollideRequest, CollideResult, ContactPair, TriangleFrame};
 
@@ -20,7 +22,7 @@ pub const RPQ_ERR_NULL_POINTER: RpqStatus = 1;
 pub const RPQ_ERR_NON_FINITE: RpqStatus = 2;
 /// A model needs at least one triangle.
 pub const RPQ_ERR_EMPTY_MODEL: RpqStatus = 3;
-/// A scale was zero or negative.
+/// A scale was not within [`RPQ_MIN_SCALE`, `RPQ_MAX_SCALE`] (zero or negative among others).
 pub const RPQ_ERR_INVALID_SCALE: RpqStatus = 4;
 /// An argument is out of its documented range (an index, an enum value, a count).
 pub const RPQ_ERR_INVALID_ARGUMENT: RpqStatus = 5;
@@ -30,6 +32,14 @@ pub const RPQ_ERR_INVALID_HANDLE: RpqStatus = 6;
 pub const RPQ_ERR_OUT_OF_MEMORY: RpqStatus = 7;
 /// An internal error (a bug): the call did nothing. Please report it.
 pub const RPQ_ERR_INTERNAL: RpqStatus = 8;
+/// A pose's rotation is not a rotation within the rotation tolerance (see
+/// `rpq_set_rotation_tolerance`): its columns are not orthonormal, its determinant is not
+/// positive (a reflection), or it carries a scale (`3·I`: say `I` with scale 3).
+pub const RPQ_ERR_NOT_ROTATION: RpqStatus = 9;
+/// A coordinate, placed in the other model's frame, would exceed 2^1000 (about 1e301), or
+/// the relative scale leaves [2^-1000, 2^1000] (the supported range, see the README);
+/// nothing changed.
+pub const RPQ_ERR_OUT_OF_RANGE: RpqStatus = 10;
 
 /// Box-pair test: the library's default, chosen by measurement (today the dual OBB-sphere
 /// test, `RPQ_BOX_TEST_DUAL`). A zero-filled request gets it.
@@ -49,8 +59,10 @@ pub const RPQ_FRAME_MODEL1: c_int = 0;
 pub const RPQ_FRAME_MODEL2: c_int = 1;
 
 /// A model's placement in the world: a model point `p` goes to `scale * R * p + translation`.
-/// `rotation` is row-major (`rotation[3*i + j]` is row i, column j) and must be a rotation;
-/// `scale` must be positive (use 1).
+/// `rotation` is row-major (`rotation[3*i + j]` is row i, column j) and must be a rotation
+/// within the rotation tolerance (`rpq_set_rotation_tolerance`; else `RPQ_ERR_NOT_ROTATION`);
+/// `scale` must be within [`RPQ_MIN_SCALE`, `RPQ_MAX_SCALE`] (use 1; else
+/// `RPQ_ERR_INVALID_SCALE`); every number finite (else `RPQ_ERR_NON_FINITE`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct RpqPose {
@@ -60,20 +72,14 @@ pub struct RpqPose {
 }
 
 impl RpqPose {
-    fn to_placement(self) -> Result<Placement, RpqStatus> {
-        let r = &self.rotation;
-        let placement = Placement {
-            rotation: Mat3::new(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]),
-            translation: Vec3::from(self.translation),
-            scale: self.scale,
-        };
-        let finite = r.iter().chain(&self.translation).chain([&self.scale]).all(|v| v.is_finite());
-        if !finite {
-            Err(RPQ_ERR_NON_FINITE)
-        } else if self.scale <= 0.0 {
-            Err(RPQ_ERR_INVALID_SCALE)
-        } else {
-            Ok(placement)
+    #[inline(always)]
+    fn placement(&self) -> Result<Placement, RpqStatus> {
+        let (r, t) = (&self.rotation, &self.translation);
+        match pose::placement(r, t, self.scale, pose::rotation_tolerance(), false) {
+            Ok(placement) => Ok(placement),
+            Err(PoseError::NonFinite) => Err(RPQ_ERR_NON_FINITE),
+            Err(PoseError::InvalidScale) => Err(RPQ_ERR_INVALID_SCALE),
+            Err(PoseError::NotRotation) => Err(RPQ_ERR_NOT_ROTATION),
         }
     }
 }
@@ -114,24 +120,24 @@ impl RpqCollideRequest {
 /// An intersecting triangle pair: `id1` of model 1's triangle, `id2` of model 2's.
 pub type RpqContactPair = ContactPair;
 
-const MODEL_MAGIC: u64 = 0x7270_715f_6d6f_646c;
-const DEAD_MAGIC: u64 = 0xdead_dead_dead_dead;
-
 /// A built model (opaque). Immutable: share it freely between threads.
 pub struct RpqModel {
-    magic: u64,
     pub(crate) model: Model,
 }
 
-impl Drop for RpqModel {
-    fn drop(&mut self) {
-        self.magic = DEAD_MAGIC;
-    }
+// SAFETY: the only type of kind RpqModel.
+unsafe impl Handle for RpqModel {
+    const KIND: Kind = Kind::RpqModel;
 }
 
 /// The result of collide queries (opaque); reuse one per thread to avoid allocations.
 pub struct RpqCollideResult {
     pub(crate) result: CollideResult,
+}
+
+// SAFETY: the only type of kind RpqCollideResult.
+unsafe impl Handle for RpqCollideResult {
+    const KIND: Kind = Kind::RpqCollideResult;
 }
 
 pub(crate) fn status_of(error: BuildError) -> RpqStatus {
@@ -142,37 +148,57 @@ pub(crate) fn status_of(error: BuildError) -> RpqStatus {
     }
 }
 
-/// Borrows a model handle, checking it is non-NULL and looks alive.
+/// Borrows a model handle: `RPQ_ERR_NULL_POINTER` for NULL, `RPQ_ERR_INVALID_HANDLE` for
+/// anything that is not a live model (freed, foreign, wild, or another kind of handle). Nothing
+/// is read through an invalid handle.
 ///
 /// # Safety
-/// `model` is NULL or points to memory returned by a model constructor.
+/// When `model` is a live model, it is not freed while the borrow is in use.
+#[inline(always)]
 pub(crate) unsafe fn model_ref<'a>(model: *const RpqModel) -> Result<&'a Model, RpqStatus> {
     if model.is_null() {
         return Err(RPQ_ERR_NULL_POINTER);
     }
-    // SAFETY: non-NULL, and the caller promises it came from rpq_model_build*; the magic
-    // number catches most use-after-free and foreign pointers.
-    let handle = unsafe { &*model };
-    if handle.magic != MODEL_MAGIC {
-        return Err(RPQ_ERR_INVALID_HANDLE);
+    match handle::get(model) {
+        // SAFETY: the registry says it is a live RpqModel; the caller keeps it alive.
+        Some(object) => Ok(unsafe { &object.as_ref().model }),
+        None => Err(RPQ_ERR_INVALID_HANDLE),
     }
-    Ok(&handle.model)
+}
+
+/// Borrows a collide result handle, checked as [`model_ref`].
+///
+/// # Safety
+/// When `result` is a live result, no other borrow of it is in use (one thread at a time) and
+/// it is not freed meanwhile.
+#[inline(always)]
+unsafe fn collide_result_mut<'a>(result: *const RpqCollideResult) -> Result<&'a mut CollideResult, RpqStatus> {
+    if result.is_null() {
+        return Err(RPQ_ERR_NULL_POINTER);
+    }
+    match handle::get(result) {
+        // SAFETY: the registry says it is a live RpqCollideResult; the caller gives exclusive use.
+        Some(mut object) => Ok(unsafe { &mut object.as_mut().result }),
+        None => Err(RPQ_ERR_INVALID_HANDLE),
+    }
 }
 
 /// Reads a pose argument.
 ///
 /// # Safety
 /// `pose` is NULL or points to a readable `RpqPose`.
+#[inline(always)]
 pub(crate) unsafe fn read_pose(pose: *const RpqPose) -> Result<Placement, RpqStatus> {
-    if pose.is_null() {
-        return Err(RPQ_ERR_NULL_POINTER);
+    // SAFETY: NULL or readable per the contract.
+    match unsafe { pose.as_ref() } {
+        Some(pose) => pose.placement(),
+        None => Err(RPQ_ERR_NULL_POINTER),
     }
-    // SAFETY: non-NULL and readable per the contract.
-    unsafe { *pose }.to_placement()
 }
 
-pub(crate) fn model_handle(model: Model) -> *mut RpqModel {
-    new_handle(RpqModel { magic: MODEL_MAGIC, model })
+/// Registers a built model as a new handle; `RPQ_ERR_OUT_OF_MEMORY` when that fails.
+pub(crate) fn model_handle(model: Model) -> Result<*mut RpqModel, RpqStatus> {
+    handle::create(RpqModel { model }).ok_or(RPQ_ERR_OUT_OF_MEMORY)
 }
 
 /// Builds a model from `num_triangles` triangles given as 9 doubles each (`x y z` of the
@@ -180,7 +206,9 @@ pub(crate) fn model_handle(model: Model) -> *mut RpqModel {
 /// On success writes the new model to `*out_model`; free it with `rpq_model_free`.
 ///
 /// Errors: `RPQ_ERR_NULL_POINTER` (`triangles` or `out_model` NULL),
-/// `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate).
+/// `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate),
+/// `RPQ_ERR_OUT_OF_MEMORY` (the copies of the input cannot be allocated; the hierarchy's own
+/// allocations still abort the process when memory runs out, as Rust's allocator does).
 ///
 /// # Safety
 /// `triangles` points to `9 * num_triangles` doubles; `ids` is NULL or points to
@@ -204,10 +232,15 @@ pub unsafe extern "C" fn rpq_model_build(
         };
         // SAFETY: the caller provides 9 * num_triangles doubles.
         let coords = unsafe { std::slice::from_raw_parts(triangles, count) };
-        let tris: Vec<Triangle> = coords
-            .chunks_exact(9)
-            .map(|c| [Vec3::new(c[0], c[1], c[2]), Vec3::new(c[3], c[4], c[5]), Vec3::new(c[6], c[7], c[8])])
-            .collect();
+        let mut tris: Vec<Triangle> = Vec::new();
+        if tris.try_reserve_exact(num_triangles).is_err() {
+            return RPQ_ERR_OUT_OF_MEMORY;
+        }
+        tris.extend(
+            coords
+                .chunks_exact(9)
+                .map(|c| [Vec3::new(c[0], c[1], c[2]), Vec3::new(c[3], c[4], c[5]), Vec3::new(c[6], c[7], c[8])]),
+        );
         // SAFETY: forwarded contract.
         unsafe { build_into(tris, ids, out_model) }
     })
@@ -215,7 +248,8 @@ pub unsafe extern "C" fn rpq_model_build(
 
 /// Builds a model from a vertex array (`3 * num_vertices` doubles) and triangles given as
 /// vertex indices (`3 * num_faces` zero-based `uint32_t`), with ids as in `rpq_model_build`.
-/// An index out of range gives `RPQ_ERR_INVALID_ARGUMENT`.
+/// An index out of range gives `RPQ_ERR_INVALID_ARGUMENT`; a NaN or infinite coordinate
+/// `RPQ_ERR_NON_FINITE`, in any vertex, used by a triangle or not.
 ///
 /// # Safety
 /// The arrays hold the stated numbers of elements; `ids` may be NULL; `out_model` is writable.
@@ -240,13 +274,20 @@ pub unsafe extern "C" fn rpq_model_build_indexed(
         };
         // SAFETY: sizes per the contract (checked non-NULL when non-empty).
         let verts = if nv == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(vertices, nv) } };
+        // Every vertex must be finite, used or not (as the Python package requires).
+        if !all_finite(verts) {
+            return RPQ_ERR_NON_FINITE;
+        }
         // SAFETY: as above.
         let faces = unsafe { std::slice::from_raw_parts(faces, nf) };
         let corner = |i: u32| {
             let i = i as usize;
             (i < num_vertices).then(|| Vec3::new(verts[3 * i], verts[3 * i + 1], verts[3 * i + 2]))
         };
-        let mut tris = Vec::with_capacity(num_faces);
+        let mut tris = Vec::new();
+        if tris.try_reserve_exact(num_faces).is_err() {
+            return RPQ_ERR_OUT_OF_MEMORY;
+        }
         for f in faces.chunks_exact(3) {
             match (corner(f[0]), corner(f[1]), corner(f[2])) {
                 (Some(a), Some(b), Some(c)) => tris.push([a, b, c]),
@@ -264,37 +305,44 @@ pub unsafe extern "C" fn rpq_model_build_indexed(
 /// # Safety
 /// `ids` is NULL or holds `tris.len()` ids; `out_model` is non-NULL and writable.
 unsafe fn build_into(tris: Vec<Triangle>, ids: *const i32, out_model: *mut *mut RpqModel) -> RpqStatus {
-    let ids: Vec<i32> = if ids.is_null() {
-        (0..tris.len()).map(|k| k as i32).collect()
+    let mut owned: Vec<i32> = Vec::new();
+    if owned.try_reserve_exact(tris.len()).is_err() {
+        return RPQ_ERR_OUT_OF_MEMORY;
+    }
+    if ids.is_null() {
+        owned.extend((0..tris.len()).map(|k| k as i32));
     } else {
         // SAFETY: the caller provides one id per triangle.
-        unsafe { std::slice::from_raw_parts(ids, tris.len()) }.to_vec()
-    };
-    match Model::new(tris, ids) {
-        Ok(model) => {
+        owned.extend_from_slice(unsafe { std::slice::from_raw_parts(ids, tris.len()) });
+    }
+    let ids = owned;
+    match Model::new(tris, ids).map_err(status_of).and_then(model_handle) {
+        Ok(handle) => {
             // SAFETY: out_model is non-NULL and writable per the contract.
-            unsafe { *out_model = model_handle(model) };
+            unsafe { *out_model = handle };
             RPQ_OK
         }
-        Err(e) => status_of(e),
+        Err(status) => status,
     }
 }
 
-/// Frees a model. NULL is a no-op; freeing the same pointer twice is detected and ignored
-/// (unless a new model has been allocated at the same address meanwhile).
+/// Frees a model. NULL is a no-op; anything that is not a live model (freed already, a
+/// foreign pointer, another kind of handle) is ignored: a handle stays recognised as freed until
+/// at least 262,144 other handles have been freed after it.
 ///
 /// # Safety
-/// `model` is NULL or was returned by `rpq_model_build*`, and no query using it is running.
+/// No query using `model` is running.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_model_free(model: *mut RpqModel) {
-    // SAFETY: forwarded contract; free_handle ignores pointers that are not live.
-    guard((), || unsafe { free_handle(model) })
+    guard((), || {
+        handle::destroy(model);
+    })
 }
 
 /// Number of triangles in a model (0 for NULL or an invalid handle).
 ///
 /// # Safety
-/// `model` is NULL or a live model.
+/// `model` is not freed during the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_model_num_triangles(model: *const RpqModel) -> usize {
     // SAFETY: forwarded contract.
@@ -304,7 +352,7 @@ pub unsafe extern "C" fn rpq_model_num_triangles(model: *const RpqModel) -> usiz
 /// Bytes of memory a model holds (0 for NULL or an invalid handle).
 ///
 /// # Safety
-/// `model` is NULL or a live model.
+/// `model` is not freed during the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_model_memory_bytes(model: *const RpqModel) -> usize {
     // SAFETY: forwarded contract.
@@ -315,17 +363,21 @@ pub unsafe extern "C" fn rpq_model_memory_bytes(model: *const RpqModel) -> usize
 /// `rpq_collide_result_free`.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpq_collide_result_new() -> *mut RpqCollideResult {
-    guard(std::ptr::null_mut(), || new_handle(RpqCollideResult { result: CollideResult::new() }))
+    guard(std::ptr::null_mut(), || {
+        handle::create(RpqCollideResult { result: CollideResult::new() }).unwrap_or(std::ptr::null_mut())
+    })
 }
 
-/// Frees a collide result; NULL is a no-op, a second free of the same pointer is ignored.
+/// Frees a collide result; NULL is a no-op, and anything that is not a live result (freed
+/// already, foreign, another kind of handle) is ignored, as in `rpq_model_free`.
 ///
 /// # Safety
-/// `result` is NULL or was returned by `rpq_collide_result_new`.
+/// No call using `result` is running.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_collide_result_free(result: *mut RpqCollideResult) {
-    // SAFETY: forwarded contract.
-    guard((), || unsafe { free_handle(result) })
+    guard((), || {
+        handle::destroy(result);
+    })
 }
 
 /// Finds the intersecting triangle pairs of `model1` at `pose1` and `model2` at `pose2`
@@ -346,19 +398,16 @@ pub unsafe extern "C" fn rpq_collide(
     result: *mut RpqCollideResult,
 ) -> RpqStatus {
     guard(RPQ_ERR_INTERNAL, || {
-        if result.is_null() {
-            return RPQ_ERR_NULL_POINTER;
-        }
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
+            let out = unsafe { collide_result_mut(result) }?;
             let m1 = unsafe { model_ref(model1) }?;
             let m2 = unsafe { model_ref(model2) }?;
             let p1 = unsafe { read_pose(pose1) }?;
             let p2 = unsafe { read_pose(pose2) }?;
             let request =
                 if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
-            let out = unsafe { &mut (*result).result };
-            collide::collide(m1, &p1, m2, &p2, &request, out).map_err(|_| RPQ_ERR_INVALID_ARGUMENT)?;
+            collide::collide(m1, &p1, m2, &p2, &request, out).map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
             Ok(())
         };
         match run() {
@@ -368,36 +417,39 @@ pub unsafe extern "C" fn rpq_collide(
     })
 }
 
-/// Number of contact pairs in a result (0 for NULL).
+/// Number of contact pairs in a result (0 for NULL or an invalid handle).
 ///
 /// # Safety
-/// `result` is NULL or a live result.
+/// `result` is not freed or used by another thread during the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_collide_result_num_pairs(result: *const RpqCollideResult) -> usize {
     // SAFETY: forwarded contract.
-    guard(0, || unsafe { result.as_ref() }.map_or(0, |r| r.result.pairs.len()))
+    guard(0, || unsafe { collide_result_mut(result) }.map_or(0, |r| r.pairs.len()))
 }
 
 /// The contact pairs of a result (`rpq_collide_result_num_pairs` of them), owned by the
-/// result and valid until its next use or free. NULL when there are none.
+/// result and valid until its next use or free. NULL when there are none (or for NULL or an
+/// invalid handle).
 ///
 /// # Safety
-/// `result` is NULL or a live result.
+/// `result` is not freed or used by another thread during the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_collide_result_pairs(result: *const RpqCollideResult) -> *const RpqContactPair {
     guard(std::ptr::null(), || {
         // SAFETY: forwarded contract.
-        match unsafe { result.as_ref() } {
-            Some(r) if !r.result.pairs.is_empty() => r.result.pairs.as_ptr(),
+        match unsafe { collide_result_mut(result) } {
+            Ok(r) if !r.pairs.is_empty() => r.pairs.as_ptr(),
             _ => std::ptr::null(),
         }
     })
 }
 
 /// Work counts of the last query of a result: bounding-volume tests and triangle tests.
+/// Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE` (nothing written).
 ///
 /// # Safety
-/// `result` is NULL or a live result; the out pointers are NULL or writable.
+/// `result` is not freed or used by another thread during the call; the out pointers are NULL
+/// or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_collide_result_counts(
     result: *const RpqCollideResult,
@@ -406,16 +458,17 @@ pub unsafe extern "C" fn rpq_collide_result_counts(
 ) -> RpqStatus {
     guard(RPQ_ERR_INTERNAL, || {
         // SAFETY: forwarded contract.
-        let Some(r) = (unsafe { result.as_ref() }) else {
-            return RPQ_ERR_NULL_POINTER;
+        let r = match unsafe { collide_result_mut(result) } {
+            Ok(r) => r,
+            Err(status) => return status,
         };
         // SAFETY: each out pointer is NULL or writable.
         unsafe {
             if let Some(b) = bv_tests.as_mut() {
-                *b = r.result.bv_tests;
+                *b = r.bv_tests;
             }
             if let Some(t) = tri_tests.as_mut() {
-                *t = r.result.tri_tests;
+                *t = r.tri_tests;
             }
         }
         RPQ_OK
@@ -430,11 +483,13 @@ pub extern "C" fn rpq_status_message(status: RpqStatus) -> *const c_char {
         RPQ_ERR_NULL_POINTER => b"a required pointer argument is NULL\0",
         RPQ_ERR_NON_FINITE => b"a coordinate, pose entry or parameter is NaN or infinite\0",
         RPQ_ERR_EMPTY_MODEL => b"a model needs at least one triangle\0",
-        RPQ_ERR_INVALID_SCALE => b"a scale is zero or negative\0",
+        RPQ_ERR_INVALID_SCALE => b"a scale is outside [1e-100, 1e100] (zero or negative among others)\0",
         RPQ_ERR_INVALID_ARGUMENT => b"an argument is out of its documented range\0",
         RPQ_ERR_INVALID_HANDLE => b"the handle is not a live object (freed, or not from this library)\0",
         RPQ_ERR_OUT_OF_MEMORY => b"out of memory\0",
         RPQ_ERR_INTERNAL => b"internal error (a bug in rapidpqp); the call did nothing\0",
+        RPQ_ERR_NOT_ROTATION => b"a pose's rotation is not a rotation within the rotation tolerance\0",
+        RPQ_ERR_OUT_OF_RANGE => b"a coordinate placed in the other model's frame exceeds 2^1000, or the relative scale leaves [2^-1000, 2^1000]\0",
         _ => b"unknown status code\0",
     };
     text.as_ptr().cast()
@@ -444,11 +499,15 @@ pub extern "C" fn rpq_status_message(status: RpqStatus) -> *const c_char {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RpqDistanceRequest {
-    /// Accept a distance within this fraction of the true one (≥ 0).
+    /// Accept a distance within this fraction of the true one: finite and ≥ 0 (NaN, negative
+    /// and infinite values give `RPQ_ERR_INVALID_ARGUMENT`).
     pub rel_err: f64,
-    /// Accept a distance within this absolute amount of the true one (≥ 0).
+    /// Accept a distance within this absolute amount of the true one: finite and ≥ 0, as
+    /// `rel_err`.
     pub abs_err: f64,
-    /// 2 or less: best first down to the first leaf pair, then depth first; more: best first with a queue of this many node pairs.
+    /// 2 or less: best first down to the first leaf pair, then depth first; more: best first
+    /// with a queue of this many node pairs, at most `RPQ_MAX_QSIZE` and at most the number of
+    /// node pairs of the two models (a larger value is capped, not refused).
     pub qsize: c_int,
 }
 
@@ -504,8 +563,9 @@ impl RpqDistanceResult {
 /// The distance between `model1` at `pose1` and `model2` at `pose2`, with a closest point on
 /// each. `request` may be NULL (exact). `cache` may be NULL; when given it is used as a warm
 /// start and updated. Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
-/// `RPQ_ERR_NON_FINITE`, `RPQ_ERR_INVALID_SCALE`, `RPQ_ERR_INVALID_ARGUMENT` (a negative or
-/// NaN error bound); `result` is written only on success.
+/// `RPQ_ERR_NON_FINITE`, `RPQ_ERR_INVALID_SCALE`, `RPQ_ERR_NOT_ROTATION`,
+/// `RPQ_ERR_INVALID_ARGUMENT` (an error bound negative, NaN or infinite); `result` is written
+/// only on success.
 ///
 /// # Safety
 /// Models live; poses readable; `request` NULL or readable; `cache` NULL or writable and not
@@ -538,7 +598,7 @@ pub unsafe extern "C" fn rpq_distance(
             let query = crate::query::distance::DistanceRequest {
                 rel_err: request.rel_err,
                 abs_err: request.abs_err,
-                qsize: request.qsize.clamp(2, 1 << 16) as usize,
+                qsize: pose::queue_size(request.qsize, m1, m2),
             };
             let mut warm = crate::query::distance::DistanceCache::default();
             if let Some(c) = unsafe { cache.as_ref() } {
@@ -590,7 +650,7 @@ pub unsafe extern "C" fn rpq_tolerance(
             if tolerance.is_nan() {
                 return Err(RPQ_ERR_NON_FINITE);
             }
-            let r = crate::query::distance::tolerance(m1, &p1, m2, &p2, tolerance, qsize.clamp(2, 1 << 16) as usize);
+            let r = crate::query::distance::tolerance(m1, &p1, m2, &p2, tolerance, pose::queue_size(qsize, m1, m2));
             unsafe { *result = RpqDistanceResult::from_query(&r) };
             Ok(())
         };

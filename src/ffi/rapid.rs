@@ -12,10 +12,11 @@
 #![allow(non_camel_case_types, non_upper_case_globals)]
 
 use std::ffi::{CStr, c_int};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
-use super::{free_handle, guard, is_live, new_handle, read_array};
-use crate::math::{Placement, Vec3};
+use super::handle::{self, Handle, Kind};
+use super::pqp::read_corners;
+use super::{Exclusive, PoseError, guard, read_legacy_pose};
 use crate::model::{BuildError, Model, ModelBuilder};
 use crate::query::collide::{self, CollideRequest, CollideResult, TriangleFrame};
 
@@ -37,17 +38,24 @@ pub const RAPID_ERR_NULL_POINTER: c_int = 6;
 /// rapidpqp only: a coordinate, rotation or translation entry or a scale was NaN or
 /// infinite; nothing changed.
 pub const RAPID_ERR_NON_FINITE: c_int = 7;
-/// rapidpqp only: a scale was zero or negative; nothing changed.
+/// rapidpqp only: a scale was not within [1e-100, 1e100] (zero or negative among others);
+/// nothing changed.
 pub const RAPID_ERR_INVALID_SCALE: c_int = 8;
 /// rapidpqp only: the model pointer is not a live model (already deleted, or not made by
 /// `RAPID_model_new`); nothing changed.
 pub const RAPID_ERR_INVALID_MODEL: c_int = 9;
 /// rapidpqp only: an internal error (a bug); nothing changed.
 pub const RAPID_ERR_INTERNAL: c_int = 10;
+/// rapidpqp only: a rotation is plainly not one: some entry of `RᵀR − I` exceeds 1e-3 in
+/// magnitude (a zero, scaled or sheared matrix, for which RAPID silently computed contacts of
+/// no placement at all: put a uniform scale in `RAPID_Collide`'s scale arguments); nothing
+/// changed. Rotations that drift by rounding or were written with 6 decimals are far inside the
+/// bound; reflections are accepted.
+pub const RAPID_ERR_NOT_ROTATION: c_int = 11;
 /// rapidpqp only: a coordinate, placed in the other model's frame, would exceed 2^1000
 /// (about 1e301), or the relative scale leaves [2^-1000, 2^1000] (the supported range, see
 /// the README); nothing changed.
-pub const RAPID_ERR_OUT_OF_RANGE: c_int = 11;
+pub const RAPID_ERR_OUT_OF_RANGE: c_int = 12;
 
 /// `RAPID_Collide` flag: report every intersecting triangle pair (any flag other than
 /// `RAPID_FIRST_CONTACT` means this, as in RAPID).
@@ -87,11 +95,17 @@ pub static mut RAPID_num_contacts: c_int = 0;
 #[unsafe(no_mangle)]
 pub static mut RAPID_contact: *mut collision_pair = std::ptr::null_mut();
 
-/// A RAPID model (opaque in C): the triangles added so far and, once built, the hierarchy.
+/// A RAPID model (opaque in C): the triangles added so far, then (after `RAPID_EndModel`,
+/// which moves them into it) the hierarchy.
 pub struct RAPID_model {
     state: c_int,
     triangles: ModelBuilder,
     built: Option<Model>,
+}
+
+// SAFETY: the only type of kind RapidModel.
+unsafe impl Handle for RAPID_model {
+    const KIND: Kind = Kind::RapidModel;
 }
 
 /// The addresses the globals are written through. A program linked against the shared
@@ -121,61 +135,50 @@ fn global_slots() -> &'static GlobalSlots {
     })
 }
 
-/// Scratch space shared by the legacy calls and the contact array `RAPID_contact` points to.
-struct LegacyState {
-    result: CollideResult,
-    contacts: Vec<collision_pair>,
+/// The collide query's buffers, whose contact array `RAPID_contact` points to: shared by every
+/// `RAPID_Collide` (the legacy layer is not for concurrent use; a second thread waits).
+static LEGACY: Exclusive<CollideResult> = Exclusive::new();
+
+/// Runs `f` on a checked model handle, or returns the handle's error code:
+/// `RAPID_ERR_NULL_POINTER` for NULL, `RAPID_ERR_INVALID_MODEL` for anything that is not a live
+/// `RAPID_model` (deleted, foreign, another kind of handle). Nothing is read through an invalid
+/// handle.
+fn with_model(model: *mut RAPID_model, f: impl FnOnce(&mut RAPID_model) -> c_int) -> c_int {
+    match model_ptr(model) {
+        // SAFETY: a live RAPID_model; the legacy layer is not for concurrent use.
+        Ok(m) => f(unsafe { &mut *m }),
+        Err(code) => code,
+    }
 }
 
-static LEGACY: Mutex<Option<LegacyState>> = Mutex::new(None);
-
-/// Borrows a model handle after checking it is live.
-///
-/// # Safety
-/// `model` is NULL or a pointer the program got from `RAPID_model_new` (live or deleted).
-unsafe fn model_mut<'a>(model: *mut RAPID_model) -> Result<&'a mut RAPID_model, c_int> {
+/// A model handle checked as [`with_model`] says.
+#[inline(always)]
+fn model_ptr(model: *const RAPID_model) -> Result<*mut RAPID_model, c_int> {
     if model.is_null() {
         return Err(RAPID_ERR_NULL_POINTER);
     }
-    if !is_live(model) {
-        return Err(RAPID_ERR_INVALID_MODEL);
-    }
-    // SAFETY: the registry says it is a live RAPID_model made by RAPID_model_new.
-    Ok(unsafe { &mut *model })
-}
-
-/// Borrows a model handle shared (the same model may be passed twice to a collide call).
-///
-/// # Safety
-/// As `model_mut`.
-unsafe fn model_ref<'a>(model: *const RAPID_model) -> Result<&'a RAPID_model, c_int> {
-    if model.is_null() {
-        return Err(RAPID_ERR_NULL_POINTER);
-    }
-    if !is_live(model) {
-        return Err(RAPID_ERR_INVALID_MODEL);
-    }
-    // SAFETY: the registry says it is a live RAPID_model.
-    Ok(unsafe { &*model })
+    handle::get(model).map(|p| p.as_ptr()).ok_or(RAPID_ERR_INVALID_MODEL)
 }
 
 /// A new, empty model (NULL only when out of memory). Delete it with `RAPID_model_delete`.
 #[unsafe(no_mangle)]
 pub extern "C" fn RAPID_model_new() -> *mut RAPID_model {
     guard(std::ptr::null_mut(), || {
-        new_handle(RAPID_model { state: RAPID_BUILD_STATE_CONST, triangles: ModelBuilder::new(), built: None })
+        let model = RAPID_model { state: RAPID_BUILD_STATE_CONST, triangles: ModelBuilder::new(), built: None };
+        handle::create(model).unwrap_or(std::ptr::null_mut())
     })
 }
 
-/// Deletes a model. NULL is a no-op; deleting the same pointer again is detected and
-/// ignored (unless `RAPID_model_new` has meanwhile returned that same address).
+/// Deletes a model. NULL is a no-op; anything that is not a live model (deleted already,
+/// foreign, another kind of handle) is ignored.
 ///
 /// # Safety
-/// `m` is NULL or a pointer returned by `RAPID_model_new`.
+/// No query using `m` is running.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn RAPID_model_delete(m: *mut RAPID_model) {
-    // SAFETY: free_handle ignores pointers that are not live.
-    guard((), || unsafe { free_handle(m) })
+    guard((), || {
+        handle::destroy(m);
+    })
 }
 
 /// Starts (or restarts) a model: discards its triangles and hierarchy. Returns `RAPID_OK`,
@@ -187,16 +190,13 @@ pub unsafe extern "C" fn RAPID_model_delete(m: *mut RAPID_model) {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn RAPID_BeginModel(m: *mut RAPID_model) -> c_int {
     guard(RAPID_ERR_INTERNAL, || {
-        // SAFETY: forwarded contract.
-        let model = match unsafe { model_mut(m) } {
-            Ok(model) => model,
-            Err(code) => return code,
-        };
-        let code = if model.state == RAPID_BUILD_STATE_BEGIN { RAPID_ERR_BUILD_OUT_OF_SEQUENCE } else { RAPID_OK };
-        model.triangles.clear();
-        model.built = None;
-        model.state = RAPID_BUILD_STATE_BEGIN;
-        code
+        with_model(m, |model| {
+            let code = if model.state == RAPID_BUILD_STATE_BEGIN { RAPID_ERR_BUILD_OUT_OF_SEQUENCE } else { RAPID_OK };
+            model.triangles = ModelBuilder::new();
+            model.built = None;
+            model.state = RAPID_BUILD_STATE_BEGIN;
+            code
+        })
     })
 }
 
@@ -216,50 +216,55 @@ pub unsafe extern "C" fn RAPID_AddTri(
     id: c_int,
 ) -> c_int {
     guard(RAPID_ERR_INTERNAL, || {
-        // SAFETY: forwarded contract.
-        let model = match unsafe { model_mut(m) } {
-            Ok(model) => model,
-            Err(code) => return code,
-        };
-        if p1.is_null() || p2.is_null() || p3.is_null() {
-            return RAPID_ERR_NULL_POINTER;
-        }
-        if model.state == RAPID_BUILD_STATE_PROCESSED {
-            return RAPID_ERR_BUILD_OUT_OF_SEQUENCE;
-        }
-        // SAFETY: each point has 3 readable doubles.
-        let corners = unsafe { [read_array::<3>(p1), read_array::<3>(p2), read_array::<3>(p3)] };
-        match model.triangles.add_triangle(corners.map(Vec3::from), id) {
-            Ok(()) => RAPID_OK,
-            Err(BuildError::NonFiniteCoordinate) => RAPID_ERR_NON_FINITE,
-            Err(_) => RAPID_ERR_MODEL_OUT_OF_MEMORY,
-        }
+        with_model(m, |model| {
+            // SAFETY: forwarded contract.
+            let Ok(corners) = (unsafe { read_corners(p1, p2, p3) }) else {
+                return RAPID_ERR_NULL_POINTER;
+            };
+            if model.state == RAPID_BUILD_STATE_PROCESSED {
+                return RAPID_ERR_BUILD_OUT_OF_SEQUENCE;
+            }
+            if model.triangles.try_reserve(1).is_err() {
+                return RAPID_ERR_MODEL_OUT_OF_MEMORY;
+            }
+            match model.triangles.add_triangle(corners, id) {
+                Ok(()) => RAPID_OK,
+                Err(BuildError::NonFiniteCoordinate) => RAPID_ERR_NON_FINITE,
+                Err(_) => RAPID_ERR_MODEL_OUT_OF_MEMORY,
+            }
+        })
     })
 }
 
-/// Builds the model's hierarchy from its triangles. `RAPID_ERR_BUILD_EMPTY_MODEL` when
-/// there are none (the model stays unbuilt). Calling it again rebuilds, as RAPID does.
+/// Builds the model's hierarchy from its triangles, which move into it (no copy is kept).
+/// `RAPID_ERR_BUILD_EMPTY_MODEL` when there are none (the model stays unbuilt). Calling it
+/// again returns `RAPID_OK` (RAPID rebuilt the same hierarchy: no triangle can be added
+/// after `RAPID_EndModel`).
 ///
 /// # Safety
-/// `m` is NULL or a pointer returned by `RAPID_model_new`.
+/// `m` is not deleted during the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn RAPID_EndModel(m: *mut RAPID_model) -> c_int {
     guard(RAPID_ERR_INTERNAL, || {
-        // SAFETY: forwarded contract.
-        let model = match unsafe { model_mut(m) } {
-            Ok(model) => model,
-            Err(code) => return code,
-        };
-        match model.triangles.build() {
-            Ok(built) => {
-                model.built = Some(built);
-                model.state = RAPID_BUILD_STATE_PROCESSED;
-                RAPID_OK
+        with_model(m, |model| {
+            if model.state == RAPID_BUILD_STATE_PROCESSED {
+                return RAPID_OK;
             }
-            Err(BuildError::EmptyModel) => RAPID_ERR_BUILD_EMPTY_MODEL,
-            Err(BuildError::NonFiniteCoordinate) => RAPID_ERR_NON_FINITE,
-            Err(BuildError::TooManyTriangles) => RAPID_ERR_MODEL_OUT_OF_MEMORY,
-        }
+            if model.triangles.is_empty() {
+                return RAPID_ERR_BUILD_EMPTY_MODEL;
+            }
+            match model.triangles.finish() {
+                Ok(built) => {
+                    model.triangles = ModelBuilder::new();
+                    model.built = Some(built);
+                    model.state = RAPID_BUILD_STATE_PROCESSED;
+                    RAPID_OK
+                }
+                Err(BuildError::EmptyModel) => RAPID_ERR_BUILD_EMPTY_MODEL,
+                Err(BuildError::NonFiniteCoordinate) => RAPID_ERR_NON_FINITE,
+                Err(BuildError::TooManyTriangles) => RAPID_ERR_MODEL_OUT_OF_MEMORY,
+            }
+        })
     })
 }
 
@@ -305,67 +310,50 @@ pub unsafe extern "C" fn RAPID_CollideScaled(
     flag: c_int,
 ) -> c_int {
     guard(RAPID_ERR_INTERNAL, || {
-        // SAFETY: forwarded contract for every pointer below.
-        let m1 = match unsafe { model_ref(o1) } {
-            Ok(m) => m,
-            Err(code) => return code,
+        let (m1, m2) = match (model_ptr(o1), model_ptr(o2)) {
+            (Ok(m1), Ok(m2)) => (m1, m2),
+            (Err(code), _) | (_, Err(code)) => return code,
         };
-        let m2 = match unsafe { model_ref(o2) } {
-            Ok(m) => m,
-            Err(code) => return code,
-        };
-        let (Some(b1), Some(b2)) = (m1.built.as_ref(), m2.built.as_ref()) else {
+        // SAFETY: live models, shared borrows only (the same model may be both).
+        let (Some(b1), Some(b2)) = (unsafe { (*m1).built.as_ref() }, unsafe { (*m2).built.as_ref() }) else {
             return RAPID_ERR_UNPROCESSED_MODEL;
         };
         if r1.is_null() || t1.is_null() || r2.is_null() || t2.is_null() {
             return RAPID_ERR_NULL_POINTER;
         }
         // SAFETY: 9 and 3 readable doubles per the contract.
-        let (p1, p2) = unsafe {
-            (
-                placement(read_array::<9>(r1.cast()), read_array::<3>(t1), s1),
-                placement(read_array::<9>(r2.cast()), read_array::<3>(t2), s2),
-            )
+        let (p1, p2) = match unsafe { (read_legacy_pose(r1, t1, s1), read_legacy_pose(r2, t2, s2)) } {
+            (Ok(p1), Ok(p2)) => (p1, p2),
+            // The first failure in the order: NaN anywhere, then scales, then rotations.
+            (Err(PoseError::NonFinite), _) | (_, Err(PoseError::NonFinite)) => return RAPID_ERR_NON_FINITE,
+            (Err(PoseError::InvalidScale), _) | (_, Err(PoseError::InvalidScale)) => return RAPID_ERR_INVALID_SCALE,
+            (Err(PoseError::NotRotation), _) | (_, Err(PoseError::NotRotation)) => return RAPID_ERR_NOT_ROTATION,
         };
-        for p in [&p1, &p2] {
-            if !p.rotation.iter().chain(p.translation.iter()).chain([&p.scale]).all(|v| v.is_finite()) {
-                return RAPID_ERR_NON_FINITE;
-            }
-            if p.scale <= 0.0 {
-                return RAPID_ERR_INVALID_SCALE;
-            }
-        }
         let request = CollideRequest {
             first_contact: flag == RAPID_FIRST_CONTACT,
             frame: TriangleFrame::Model2,
             ..CollideRequest::default()
         };
-        let mut legacy = LEGACY.lock().unwrap_or_else(|e| e.into_inner());
-        let state = legacy.get_or_insert_with(|| LegacyState { result: CollideResult::new(), contacts: Vec::new() });
-        if collide::collide(b1, &p1, b2, &p2, &request, &mut state.result).is_err() {
-            return RAPID_ERR_OUT_OF_RANGE;
-        }
-        state.contacts.clear();
-        state.contacts.extend(state.result.pairs.iter().map(|p| collision_pair { id1: p.id1, id2: p.id2 }));
-        let slots = global_slots();
-        let clamp = |n: u64| n.min(c_int::MAX as u64) as c_int;
-        // SAFETY: the slots are the addresses of the four globals (the program's copies when
-        // it has them); the legacy layer is documented as not for concurrent use.
-        unsafe {
-            *(slots.box_tests as *mut c_int) = clamp(state.result.bv_tests);
-            *(slots.tri_tests as *mut c_int) = clamp(state.result.tri_tests);
-            *(slots.num_contacts as *mut c_int) = clamp(state.contacts.len() as u64);
-            *(slots.contact as *mut *mut collision_pair) = if state.contacts.is_empty() {
-                // RAPID keeps its old array; a valid (possibly stale) pointer is harmless.
-                *(slots.contact as *mut *mut collision_pair)
-            } else {
-                state.contacts.as_mut_ptr()
-            };
-        }
-        RAPID_OK
+        LEGACY.with(CollideResult::new, |result| {
+            if collide::collide(b1, &p1, b2, &p2, &request, result).is_err() {
+                return RAPID_ERR_OUT_OF_RANGE;
+            }
+            let slots = global_slots();
+            let clamp = |n: u64| n.min(c_int::MAX as u64) as c_int;
+            // SAFETY: the slots are the addresses of the four globals (the program's copies
+            // when it has them); the legacy layer is documented as not for concurrent use.
+            // `RAPID_contact` points into the result's pair array (`ContactPair` and
+            // `collision_pair` are both two C ints), which lives until the next call changes it.
+            unsafe {
+                *(slots.box_tests as *mut c_int) = clamp(result.bv_tests);
+                *(slots.tri_tests as *mut c_int) = clamp(result.tri_tests);
+                *(slots.num_contacts as *mut c_int) = clamp(result.pairs.len() as u64);
+                if !result.pairs.is_empty() {
+                    // RAPID keeps its old array when there is no contact; so does this.
+                    *(slots.contact as *mut *mut collision_pair) = result.pairs.as_mut_ptr().cast();
+                }
+            }
+            RAPID_OK
+        })
     })
-}
-
-fn placement(r: [f64; 9], t: [f64; 3], s: f64) -> Placement {
-    Placement::from_rows(&[[r[0], r[1], r[2]], [r[3], r[4], r[5]], [r[6], r[7], r[8]]], &t, s)
 }

@@ -85,13 +85,13 @@ pub unsafe extern "C" fn rpq_model_deserialize(buf: *const u8, len: usize, out_m
         }
         // SAFETY: buf points to len readable bytes per the contract.
         let bytes = unsafe { std::slice::from_raw_parts(buf, len) };
-        match model_from_bytes(bytes) {
-            Ok(model) => {
+        match model_from_bytes(bytes).map_err(|_| RPQ_ERR_INVALID_ARGUMENT).and_then(model_handle) {
+            Ok(handle) => {
                 // SAFETY: out_model is non-NULL and writable.
-                unsafe { *out_model = model_handle(model) };
+                unsafe { *out_model = handle };
                 RPQ_OK
             }
-            Err(_) => RPQ_ERR_INVALID_ARGUMENT,
+            Err(status) => status,
         }
     })
 }

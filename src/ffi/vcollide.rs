@@ -16,11 +16,10 @@
 //! handle must not be used by two threads at once.
 #![allow(non_snake_case)]
 
-use std::collections::HashSet;
 use std::ffi::{c_char, c_int, c_void};
-use std::sync::Mutex;
 
-use super::{free_handle, guard, new_handle, read_array};
+use super::handle::{self, Handle, Kind};
+use super::{guard, read_array};
 use crate::math::{Triangle, Vec3};
 use crate::nbody::{NBodyError, ObjectId, Pose, World};
 
@@ -69,36 +68,33 @@ struct Building {
     tri_ids: Vec<i32>,
 }
 
-/// What a V-COLLIDE handle points to.
+/// What a V-COLLIDE handle stands for.
 struct VcEngine {
     world: World,
     building: Option<Building>,
 }
 
-/// Addresses of the live V-COLLIDE handles, so that a handle of another kind (or a closed
-/// one) passed as `void *` is refused instead of being misread.
-static VC_HANDLES: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
-
-fn vc_handles<R>(f: impl FnOnce(&mut HashSet<usize>) -> R) -> R {
-    let mut set = VC_HANDLES.lock().unwrap_or_else(|e| e.into_inner());
-    f(set.get_or_insert_with(HashSet::new))
+// SAFETY: the only type of kind VcEngine.
+unsafe impl Handle for VcEngine {
+    const KIND: Kind = Kind::VcEngine;
 }
 
-/// Borrows the engine behind a handle after checking it is live.
+/// Borrows the engine behind a handle after checking it is a live `vcOpen` handle (a NULL,
+/// closed or foreign pointer, or another kind of handle passed as `void *`, is refused and
+/// nothing is read through it).
 ///
 /// # Safety
-/// `handle` is NULL or a pointer the program got from `vcOpen` (live or closed), and no
-/// other reference to that engine is in use (no concurrent call on the same handle).
-unsafe fn engine<'a>(handle: *mut c_void) -> Result<&'a mut VcEngine, c_int> {
-    if handle.is_null() {
+/// No other reference to that engine is in use (no concurrent call on the same handle) and it
+/// is not closed during the call.
+unsafe fn engine<'a>(vc_handle: *mut c_void) -> Result<&'a mut VcEngine, c_int> {
+    if vc_handle.is_null() {
         return Err(VC_ERR_NULL_POINTER);
     }
-    if !vc_handles(|set| set.contains(&(handle as usize))) {
-        return Err(VC_ERR_INVALID_HANDLE);
+    match handle::get(vc_handle.cast::<VcEngine>()) {
+        // SAFETY: a live VcEngine; the caller guarantees exclusive use for the call.
+        Some(mut engine) => Ok(unsafe { engine.as_mut() }),
+        None => Err(VC_ERR_INVALID_HANDLE),
     }
-    // SAFETY: the registry says it is a live VcEngine made by vcOpen; the caller guarantees
-    // exclusive use for the duration of the call.
-    Ok(unsafe { &mut *(handle as *mut VcEngine) })
 }
 
 /// Borrows the engine in the default build state (no object open).
@@ -165,26 +161,19 @@ unsafe fn fill(items: impl ExactSizeIterator<Item = VCReportType>, size: c_int, 
 #[unsafe(no_mangle)]
 pub extern "C" fn vcOpen() -> *mut c_void {
     guard(std::ptr::null_mut(), || {
-        let ptr = new_handle(VcEngine { world: World::new(), building: None });
-        vc_handles(|set| set.insert(ptr as usize));
-        ptr.cast()
+        handle::create(VcEngine { world: World::new(), building: None }).map_or(std::ptr::null_mut(), |p| p.cast())
     })
 }
 
 /// Destroys an engine and everything in it. NULL is a no-op; closing the same handle again
-/// (or a pointer `vcOpen` did not return) is detected and ignored, unless `vcOpen` has
-/// meanwhile returned that same address.
+/// (or passing anything `vcOpen` did not return) is detected and ignored.
 ///
 /// # Safety
-/// `vc_handle` is NULL or a pointer returned by `vcOpen`, not in use by another thread.
+/// `vc_handle` is not in use by another thread.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn vcClose(vc_handle: *mut c_void) {
     guard((), || {
-        if !vc_handle.is_null() && vc_handles(|set| set.remove(&(vc_handle as usize))) {
-            // SAFETY: the address was live in the V-COLLIDE registry, so it came from
-            // `new_handle::<VcEngine>` in vcOpen and has not been freed.
-            unsafe { free_handle(vc_handle as *mut VcEngine) };
-        }
+        handle::destroy(vc_handle.cast::<VcEngine>());
     })
 }
 

@@ -15,8 +15,10 @@ A pose is a 4×4 homogeneous matrix, an ``(R, t)`` pair, an ``(R, t, scale)`` tr
 Closest points are reported in their own model's frame.
 """
 
+import sys as _sys
+import types as _types
+
 from ._api import (
-    ROTATION_TOLERANCE,
     CollideBatchResult,
     CollideResult,
     DistanceBatchResult,
@@ -31,6 +33,8 @@ from ._api import (
     collide_batch,
     distance,
     distance_batch,
+    rotation_tolerance,
+    set_rotation_tolerance,
     tolerance,
     tolerance_batch,
 )
@@ -56,6 +60,25 @@ __all__ = [
     "distance_batch",
     "tolerance_batch",
     "ROTATION_TOLERANCE",
+    "rotation_tolerance",
+    "set_rotation_tolerance",
     "LIBRARY_PATH",
     "__version__",
 ]
+
+
+class _Package(_types.ModuleType):
+    """The package module, with ``ROTATION_TOLERANCE`` a live view of the library's one
+    rotation tolerance setting: reading it asks the setting, assigning it changes the setting
+    for every later query (Python and C alike), and a bad value raises."""
+
+    @property
+    def ROTATION_TOLERANCE(self) -> float:  # noqa: N802 (a module constant's name)
+        return rotation_tolerance()
+
+    @ROTATION_TOLERANCE.setter
+    def ROTATION_TOLERANCE(self, value: float) -> None:  # noqa: N802
+        set_rotation_tolerance(value)
+
+
+_sys.modules[__name__].__class__ = _Package

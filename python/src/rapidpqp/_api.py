@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import numbers
 import struct
 import threading
 from typing import Any, NamedTuple, Optional, Sequence, Tuple, Union
@@ -30,6 +31,8 @@ __all__ = [
     "collide_batch",
     "distance_batch",
     "tolerance_batch",
+    "rotation_tolerance",
+    "set_rotation_tolerance",
 ]
 
 #: Anything accepted as one pose: a 4×4 homogeneous matrix (its 3×3 block a rotation times a
@@ -37,8 +40,30 @@ __all__ = [
 #: tuple, a :class:`Pose`, or ``None`` for the identity.
 PoseLike = Union["Pose", np.ndarray, Sequence[Any], None]
 
-#: How far from orthonormal (relative to the scale) a pose's rotation may be.
-ROTATION_TOLERANCE = 1e-6
+#: How far from orthonormal (relative to its scale) a pose's rotation may be: the library's one
+#: process-wide setting (``rpq_set_rotation_tolerance``), read and set through
+#: ``rapidpqp.ROTATION_TOLERANCE`` (:func:`rotation_tolerance`, :func:`set_rotation_tolerance`).
+#: Kept here as well so that checking a pose costs no foreign call.
+_ROTATION_TOLERANCE = [float(LIB.rpq_rotation_tolerance())]
+#: The range of scales (an explicit one, or one folded from a matrix).
+_MIN_SCALE = 1e-100
+_MAX_SCALE = 1e100
+
+
+def rotation_tolerance() -> float:
+    """How far from orthonormal, relative to its scale, a pose's rotation may be (1e-5 unless
+    changed): its columns' squared lengths within ``tol * k**2`` of ``k**2`` and their dot
+    products within ``tol * k**2`` of 0, ``k`` its uniform scale. Also ``rapidpqp.ROTATION_TOLERANCE``."""
+    return _ROTATION_TOLERANCE[0]
+
+
+def set_rotation_tolerance(tolerance: float) -> None:
+    """Sets the rotation tolerance for every later query of this process (Python and the C
+    library alike), between 0 and 0.01. Also ``rapidpqp.ROTATION_TOLERANCE = tolerance``."""
+    t = _real(tolerance, "ROTATION_TOLERANCE")
+    if LIB.rpq_set_rotation_tolerance(t) != N.RPQ_OK:
+        raise ValueError(f"ROTATION_TOLERANCE: must be between 0 and 0.01, got {t}")
+    _ROTATION_TOLERANCE[0] = float(LIB.rpq_rotation_tolerance())
 
 _POSE = struct.Struct("=13d")
 _IDENTITY = _POSE.pack(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
@@ -71,6 +96,7 @@ def _collide_request(first_contact: Any, box_test: Any, frame: Any) -> Optional[
     return req
 _INT_MAX = 2**31 - 1
 _PLAIN = (int, float)
+_set_slot = object.__setattr__
 
 
 class RapidPQPError(RuntimeError):
@@ -90,6 +116,8 @@ def _fail(status: int, what: str) -> None:
         N.RPQ_ERR_INVALID_SCALE,
         N.RPQ_ERR_INVALID_ARGUMENT,
         N.RPQ_ERR_INVALID_HANDLE,
+        N.RPQ_ERR_NOT_ROTATION,
+        N.RPQ_ERR_OUT_OF_RANGE,
     ):
         raise ValueError(message)
     if status == N.RPQ_ERR_OUT_OF_MEMORY:
@@ -149,11 +177,18 @@ def _model_handle(m: Any, name: str) -> int:
     raise TypeError(f"{name}: expected a rapidpqp.Model, got {type(m).__name__}")
 
 
+def _real(x: Any, name: str) -> float:
+    """A real number (Python or numpy int or float, or a 0-d numeric array) as a float;
+    strings, booleans and other objects are refused, even those ``float()`` would convert."""
+    if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "fiu":
+        return float(x)
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+        raise TypeError(f"{name}: expected a number, got {type(x).__name__}")
+    return float(x)
+
+
 def _nonneg_float(x: Any, name: str) -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: expected a number, got {type(x).__name__}") from None
+    v = _real(x, name)
     if not (math.isfinite(v) and v >= 0.0):
         raise ValueError(f"{name}: must be finite and >= 0, got {v}")
     return v
@@ -174,8 +209,10 @@ def _int_arg(x: Any, name: str, low: int = 0) -> int:
 
 def _pack_pose(name: str, r: Sequence[float], t: Sequence[float], s: float) -> bytes:
     """Checks a rotation times a uniform scale ``r`` (9, row-major), a translation and a
-    scale, and packs them as an ``RpqPose``. The arithmetic here is mirrored exactly by
-    :func:`_pack_poses`, so single and batched queries see identical poses."""
+    scale, and packs them as an ``RpqPose``. The arithmetic is the library's
+    (``block_scale`` in ``src/ffi/pose.rs``, used by ``rpq_poses_from_matrices`` and every
+    query), and :func:`_pack_poses` repeats it on arrays, so single and batched queries see
+    identical poses and the library accepts every pose packed here."""
     a0, a1, a2, a3, a4, a5, a6, a7, a8 = r
     t0, t1, t2 = t
     if not math.isfinite(a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + t0 + t1 + t2 + s):
@@ -183,31 +220,45 @@ def _pack_pose(name: str, r: Sequence[float], t: Sequence[float], s: float) -> b
             raise ValueError(f"{name}: an entry is NaN or infinite")
     if not s > 0.0:
         raise ValueError(f"{name}: the scale must be positive, got {s}")
-    c0 = a0 * a0 + a3 * a3 + a6 * a6
-    c1 = a1 * a1 + a4 * a4 + a7 * a7
-    c2 = a2 * a2 + a5 * a5 + a8 * a8
+    tolerance = _ROTATION_TOLERANCE[0]
+    top = max(abs(a0), abs(a1), abs(a2), abs(a3), abs(a4), abs(a5), abs(a6), abs(a7), abs(a8))
+    if not top > 0.0:
+        raise ValueError(f"{name}: the 3x3 part is zero, not a rotation")
+    # A block far from unit size is first multiplied by a power of two (exact): no finite
+    # input overflows or underflows in the check.
+    exponent = max(math.frexp(top)[1] - 1, -1022)
+    if -300 <= exponent <= 300:
+        unit = 1.0
+        b0, b1, b2, b3, b4, b5, b6, b7, b8 = a0, a1, a2, a3, a4, a5, a6, a7, a8
+    else:
+        down, unit = math.ldexp(1.0, -exponent), math.ldexp(1.0, exponent)
+        b0, b1, b2, b3, b4, b5, b6, b7, b8 = (a * down for a in (a0, a1, a2, a3, a4, a5, a6, a7, a8))
+    c0 = b0 * b0 + b3 * b3 + b6 * b6
+    c1 = b1 * b1 + b4 * b4 + b7 * b7
+    c2 = b2 * b2 + b5 * b5 + b8 * b8
     s2 = (c0 + c1 + c2) / 3.0
-    tol = ROTATION_TOLERANCE * s2
+    tol = tolerance * s2
     if not (
-        s2 > 0.0
-        and abs(c0 - s2) <= tol
+        abs(c0 - s2) <= tol
         and abs(c1 - s2) <= tol
         and abs(c2 - s2) <= tol
-        and abs(a0 * a1 + a3 * a4 + a6 * a7) <= tol
-        and abs(a0 * a2 + a3 * a5 + a6 * a8) <= tol
-        and abs(a1 * a2 + a4 * a5 + a7 * a8) <= tol
+        and abs(b0 * b1 + b3 * b4 + b6 * b7) <= tol
+        and abs(b0 * b2 + b3 * b5 + b6 * b8) <= tol
+        and abs(b1 * b2 + b4 * b5 + b7 * b8) <= tol
     ):
         raise ValueError(
             f"{name}: the 3x3 part is not a rotation (times a uniform scale): its columns are "
-            f"not orthonormal within {ROTATION_TOLERANCE}"
+            f"not orthonormal within {tolerance} (rapidpqp.ROTATION_TOLERANCE)"
         )
-    det = a0 * (a4 * a8 - a5 * a7) - a1 * (a3 * a8 - a5 * a6) + a2 * (a3 * a7 - a4 * a6)
+    det = b0 * (b4 * b8 - b5 * b7) - b1 * (b3 * b8 - b5 * b6) + b2 * (b3 * b7 - b4 * b6)
     if not det > 0.0:
         raise ValueError(f"{name}: the 3x3 part is a reflection (negative determinant), not a rotation")
-    k = math.sqrt(s2)
-    if abs(k - 1.0) > ROTATION_TOLERANCE:
+    k = unit * math.sqrt(s2)
+    if abs(k - 1.0) > tolerance:
         a0, a1, a2, a3, a4, a5, a6, a7, a8 = (a / k for a in (a0, a1, a2, a3, a4, a5, a6, a7, a8))
         s = s * k
+    if not _MIN_SCALE <= s <= _MAX_SCALE:
+        raise ValueError(f"{name}: the scale must be between {_MIN_SCALE} and {_MAX_SCALE}, got {s}")
     return _POSE.pack(a0, a1, a2, a3, a4, a5, a6, a7, a8, t0, t1, t2, s)
 
 
@@ -247,15 +298,13 @@ def _matrix_pose_bytes(m: np.ndarray, name: str) -> bytes:
 
 
 def _scale(x: Any, name: str) -> float:
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: the scale must be a number, got {type(x).__name__}") from None
+    return _real(x, f"{name} scale")
 
 
 def _pack_poses(name: str, a: np.ndarray, t: np.ndarray, s: np.ndarray) -> np.ndarray:
     """Vectorized :func:`_pack_pose`: ``a`` (n, 3, 3), ``t`` (n, 3), ``s`` (n,) → (n, 13)."""
     n = a.shape[0]
+    tolerance = _ROTATION_TOLERANCE[0]
 
     def first_bad(ok: np.ndarray, what: str) -> None:
         if not ok.all():
@@ -267,20 +316,25 @@ def _pack_poses(name: str, a: np.ndarray, t: np.ndarray, s: np.ndarray) -> np.nd
         "an entry is NaN or infinite",
     )
     first_bad(s > 0.0, "the scale must be positive")
-    col = [a[:, :, j] for j in range(3)]
+    top = np.abs(a).max(axis=(1, 2)) if n else np.zeros(0)
+    first_bad(top > 0.0, "the 3x3 part is zero, not a rotation")
+    exponent = np.maximum(np.frexp(top)[1] - 1, -1022)
+    far = (exponent < -300) | (exponent > 300)
+    unit = np.where(far, np.ldexp(1.0, exponent), 1.0)
+    b = np.where(far[:, None, None], a * np.ldexp(1.0, -exponent)[:, None, None], a)
+    col = [b[:, :, j] for j in range(3)]
     c0 = col[0][:, 0] * col[0][:, 0] + col[0][:, 1] * col[0][:, 1] + col[0][:, 2] * col[0][:, 2]
     c1 = col[1][:, 0] * col[1][:, 0] + col[1][:, 1] * col[1][:, 1] + col[1][:, 2] * col[1][:, 2]
     c2 = col[2][:, 0] * col[2][:, 0] + col[2][:, 1] * col[2][:, 1] + col[2][:, 2] * col[2][:, 2]
     s2 = (c0 + c1 + c2) / 3.0
-    tol = ROTATION_TOLERANCE * s2
+    tol = tolerance * s2
 
     def dot(i: int, j: int) -> np.ndarray:
         u, v = col[i], col[j]
         return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] + u[:, 2] * v[:, 2]
 
     ok = (
-        (s2 > 0.0)
-        & (np.abs(c0 - s2) <= tol)
+        (np.abs(c0 - s2) <= tol)
         & (np.abs(c1 - s2) <= tol)
         & (np.abs(c2 - s2) <= tol)
         & (np.abs(dot(0, 1)) <= tol)
@@ -290,17 +344,17 @@ def _pack_poses(name: str, a: np.ndarray, t: np.ndarray, s: np.ndarray) -> np.nd
     first_bad(
         ok,
         f"the 3x3 part is not a rotation (times a uniform scale): its columns are not "
-        f"orthonormal within {ROTATION_TOLERANCE}",
+        f"orthonormal within {tolerance} (rapidpqp.ROTATION_TOLERANCE)",
     )
-    e = [[a[:, i, j] for j in range(3)] for i in range(3)]
+    e = [[b[:, i, j] for j in range(3)] for i in range(3)]
     det = (
         e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1])
         - e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0])
         + e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0])
     )
     first_bad(det > 0.0, "the 3x3 part is a reflection (negative determinant), not a rotation")
-    k = np.sqrt(s2)
-    scaled = np.abs(k - 1.0) > ROTATION_TOLERANCE
+    k = unit * np.sqrt(s2)
+    scaled = np.abs(k - 1.0) > tolerance
     out = np.empty((n, 13), dtype=np.float64)
     out[:, :9] = a.reshape(n, 9)
     out[:, 9:12] = t
@@ -308,6 +362,10 @@ def _pack_poses(name: str, a: np.ndarray, t: np.ndarray, s: np.ndarray) -> np.nd
     if scaled.any():
         out[scaled, :9] /= k[scaled, None]
         out[scaled, 12] *= k[scaled]
+    first_bad(
+        (out[:, 12] >= _MIN_SCALE) & (out[:, 12] <= _MAX_SCALE),
+        f"the scale must be between {_MIN_SCALE} and {_MAX_SCALE}",
+    )
     return out
 
 
@@ -344,7 +402,7 @@ def _poses_array(poses: Any, name: str) -> np.ndarray:
             f"got an array of shape {m.shape}"
         )
     out = np.empty((m.shape[0], 13), dtype=np.float64)
-    if LIB.rpq_poses_from_matrices(m.ctypes.data, m.shape[0], ROTATION_TOLERANCE, out.ctypes.data) == N.RPQ_OK:
+    if LIB.rpq_poses_from_matrices(m.ctypes.data, m.shape[0], _ROTATION_TOLERANCE[0], out.ctypes.data) == N.RPQ_OK:
         return out
     # Refused: find the first bad pose and say why.
     last_ok = (m[:, 3, 0] == 0.0) & (m[:, 3, 1] == 0.0) & (m[:, 3, 2] == 0.0) & (m[:, 3, 3] == 1.0)
@@ -442,10 +500,20 @@ class Model:
 
     __slots__ = ("_handle", "_num_triangles", "__weakref__")
 
+    # The native handle is never exposed: a model is immutable, so no attribute can be set or
+    # deleted. Even a handle forced in with object.__setattr__ cannot crash the interpreter:
+    # the library checks every handle against its registry (a freed, foreign or made-up value
+    # raises ValueError).
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"rapidpqp.Model is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"rapidpqp.Model is immutable: cannot delete {name!r}")
+
     def __init__(self, vertices: Any, faces: Any, ids: Any = None):
         if getattr(self, "_handle", None) is not None:
             raise RuntimeError("this Model is already built; models are immutable")
-        self._handle: Optional[int] = None
+        _set_slot(self, "_handle", None)
         v = _float_array(vertices, "vertices")
         if v.ndim != 2 or v.shape[1] != 3:
             raise ValueError(f"vertices: expected an array of shape (N, 3), got shape {v.shape}")
@@ -476,8 +544,8 @@ class Model:
         )
         if status != N.RPQ_OK:
             _fail(status, "Model")
-        self._handle = out.value
-        self._num_triangles = m
+        _set_slot(self, "_handle", out.value)
+        _set_slot(self, "_num_triangles", m)
 
     @classmethod
     def from_triangles(cls, triangles: Any, ids: Any = None) -> "Model":
@@ -490,7 +558,7 @@ class Model:
         _require_finite(t, "triangles")
         id_array = _ids_array(ids, t.shape[0])
         self = cls.__new__(cls)
-        self._handle = None
+        _set_slot(self, "_handle", None)
         out = ctypes.c_void_p()
         status = LIB.rpq_model_build(
             t.ctypes.data,
@@ -500,8 +568,8 @@ class Model:
         )
         if status != N.RPQ_OK:
             _fail(status, "Model.from_triangles")
-        self._handle = out.value
-        self._num_triangles = t.shape[0]
+        _set_slot(self, "_handle", out.value)
+        _set_slot(self, "_num_triangles", t.shape[0])
         return self
 
     @classmethod
@@ -528,15 +596,15 @@ class Model:
             raise TypeError(f"data: expected bytes, got {type(data).__name__}")
         buf = bytes(data)
         self = cls.__new__(cls)
-        self._handle = None
+        _set_slot(self, "_handle", None)
         out = ctypes.c_void_p()
         status = LIB.rpq_model_deserialize(buf, len(buf), ctypes.byref(out))
         if status == N.RPQ_ERR_INVALID_ARGUMENT:
             raise ValueError("data: not a serialized rapidpqp model, or corrupted or truncated")
         if status != N.RPQ_OK:
             _fail(status, "Model.from_bytes")
-        self._handle = out.value
-        self._num_triangles = int(LIB.rpq_model_num_triangles(self._handle))
+        _set_slot(self, "_handle", out.value)
+        _set_slot(self, "_num_triangles", int(LIB.rpq_model_num_triangles(self._handle)))
         return self
 
     def to_bytes(self) -> bytes:
@@ -583,7 +651,7 @@ class Model:
         # never be freed under a running query.
         h = getattr(self, "_handle", None)
         if h is not None:
-            self._handle = None
+            _set_slot(self, "_handle", None)
             try:
                 _free(h)
             except Exception:  # interpreter shutdown
@@ -828,7 +896,10 @@ def distance(
         if not isinstance(cache, DistanceCache):
             raise TypeError(f"cache: expected a rapidpqp.DistanceCache, got {type(cache).__name__}")
         c = st.cache
-        ctypes.memmove(ctypes.addressof(c), cache._raw, len(cache._raw))
+        raw = cache._raw
+        if type(raw) is not bytes or len(raw) != ctypes.sizeof(c):
+            raw = bytes(ctypes.sizeof(c))  # tampered with: start cold
+        ctypes.memmove(ctypes.addressof(c), raw, len(raw))
         status = LIB.rpq_distance(h1, b1, h2, b2, request, ctypes.byref(c), st.dist_addr)
         if status == N.RPQ_OK:
             cache._raw = bytes(c)
@@ -869,10 +940,7 @@ def tolerance(
 
 
 def _tolerance_arg(x: Any) -> float:
-    try:
-        t = float(x)
-    except (TypeError, ValueError):
-        raise TypeError(f"tolerance: expected a number, got {type(x).__name__}") from None
+    t = _real(x, "tolerance")
     if math.isnan(t):
         raise ValueError("tolerance: must not be NaN")
     return t

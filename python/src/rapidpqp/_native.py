@@ -37,6 +37,8 @@ RPQ_ERR_INVALID_ARGUMENT = 5
 RPQ_ERR_INVALID_HANDLE = 6
 RPQ_ERR_OUT_OF_MEMORY = 7
 RPQ_ERR_INTERNAL = 8
+RPQ_ERR_NOT_ROTATION = 9
+RPQ_ERR_OUT_OF_RANGE = 10
 
 RPQ_BOX_TEST_DEFAULT = 0
 RPQ_BOX_TEST_SAT15 = 1
@@ -182,8 +184,10 @@ _SIGNATURES = {
         _STATUS,
         [_VP, _VP, _VP, _SIZE, _VP, _SIZE, _DBL, _INT, _INT, _VP, _VP, _VP, _VP],
     ),
-    # Poses: matrices, n, tolerance, out_poses.
+    # Poses: matrices, n, tolerance, out_poses; the rotation tolerance setting.
     "rpq_poses_from_matrices": (_STATUS, [_VP, _SIZE, _DBL, _VP]),
+    "rpq_set_rotation_tolerance": (_STATUS, [_DBL]),
+    "rpq_rotation_tolerance": (_DBL, []),
     # Errors.
     "rpq_status_message": (ctypes.c_char_p, [_STATUS]),
 }

@@ -2,10 +2,11 @@
 //! queries, over the legacy PQP C layer ([`crate::ffi::pqp`]), whose result structs already
 //! have PQP's layout.
 //!
-//! `PQP_Model::last_tri` holds a registered [`PqpState`]: the C-layer model handle and the
-//! `Tri` array `tris` points to (the triangles in the order they were added, PQP's layout);
-//! `b` stays NULL and `num_bvs` 0 (the hierarchy is not exposed as a BV array). The C layer
-//! decides every return code; the public fields are updated from its answers.
+//! `PQP_Model::last_tri` holds the handle of a `CxxPqpModel`: the C layer's model object
+//! (whose members both layers share) and the `Tri` array `tris` points to (the triangles in the
+//! order they were added, PQP's layout); `b` stays NULL and `num_bvs` 0 (the hierarchy is not
+//! exposed as a BV array). The C layer decides every return code; the public fields are
+//! updated from its answers.
 //!
 //! `PQP_CollideResult::pairs` is allocated with `malloc`/`realloc` (as the C layer does) and
 //! registered while live, so that a result copied by the implicit copy constructor and
@@ -19,11 +20,13 @@ use std::ptr;
 use crate::bv::obb::{BoxTest, disjoint};
 use crate::bv::rss::rectangle_distance;
 use crate::bv::{Obb, Rss};
+use crate::ffi::clock::Stopwatch;
+use crate::ffi::guard;
+use crate::ffi::handle::{self, Handle, Kind};
 use crate::ffi::pqp::{
     self as c, CollisionPair, PQP_CollideResult, PQP_DistanceResult, PQP_ERR_BUILD_OUT_OF_SEQUENCE, PQP_ERR_INTERNAL,
-    PQP_ERR_INVALID_MODEL, PQP_ERR_NULL_POINTER, PQP_OK, PQP_ToleranceResult,
+    PQP_ERR_INVALID_MODEL, PQP_ERR_MODEL_OUT_OF_MEMORY, PQP_ERR_NULL_POINTER, PQP_OK, PQP_ToleranceResult,
 };
-use crate::ffi::{free_handle, guard, is_live_handle, new_handle, register_handle, unregister_handle};
 use crate::math::{Mat3, Vec3};
 
 const STATE_EMPTY: c_int = 0;
@@ -64,14 +67,19 @@ pub struct PqpModelAbi {
     pub b: *mut BvAbi,
     pub num_bvs: c_int,
     pub num_bvs_alloced: c_int,
-    /// `Tri *last_tri`: here the model's [`PqpState`].
-    pub last_tri: *mut PqpState,
+    /// `Tri *last_tri`: here the handle of the model's [`CxxPqpModel`].
+    pub last_tri: *mut CxxPqpModel,
 }
 
 /// What a C++ `PQP_Model` owns.
-pub struct PqpState {
-    handle: *mut c::PQP_Model,
+pub struct CxxPqpModel {
+    model: c::PQP_Model,
     tris: Vec<TriAbi>,
+}
+
+// SAFETY: the only type of kind CxxPqpModel.
+unsafe impl Handle for CxxPqpModel {
+    const KIND: Kind = Kind::CxxPqpModel;
 }
 
 const _: () = {
@@ -104,8 +112,14 @@ fn sync(m: &mut PqpModelAbi, tris: &mut Vec<TriAbi>) {
     m.num_tris_alloced = clamp(tris.capacity());
 }
 
-/// A fresh triangle array with room for `n` (less if that much memory is not available).
+/// Room reserved at `BeginModel(num_tris)` at most: a larger hint is not a reason to allocate
+/// (the array doubles as triangles come).
+const MAX_TRI_HINT: usize = 1 << 16;
+
+/// A fresh triangle array with room for `n` (at most [`MAX_TRI_HINT`]; less if that much memory
+/// is not available).
 fn tri_array(n: usize) -> Vec<TriAbi> {
+    let n = n.min(MAX_TRI_HINT);
     let mut tris = Vec::new();
     if tris.try_reserve_exact(n).is_err() {
         let _ = tris.try_reserve_exact(8);
@@ -114,28 +128,32 @@ fn tri_array(n: usize) -> Vec<TriAbi> {
 }
 
 /// The model and its state, checked: `Err` with the C layer's code for a NULL model or one
-/// whose state is not live (destroyed, or a copy of a destroyed model).
+/// whose state is not live (destroyed, or a copy of a destroyed model). Nothing is read
+/// through `last_tri` unless the registry knows it.
 ///
 /// # Safety
 /// `this` is NULL or a constructed `PQP_Model`.
-unsafe fn model<'a>(this: *mut PqpModelAbi) -> Result<(&'a mut PqpModelAbi, &'a mut PqpState), c_int> {
+#[inline(always)]
+unsafe fn model<'a>(this: *mut PqpModelAbi) -> Result<(&'a mut PqpModelAbi, &'a mut CxxPqpModel), c_int> {
     // SAFETY: per the contract.
     let m = unsafe { this.as_mut() }.ok_or(PQP_ERR_NULL_POINTER)?;
-    if m.last_tri.is_null() || !is_live_handle(m.last_tri as usize) {
-        return Err(PQP_ERR_INVALID_MODEL);
-    }
-    // SAFETY: the registry says it is a live PqpState made by the constructor.
-    let state = unsafe { &mut *m.last_tri };
-    Ok((m, state))
+    let mut state = handle::get(m.last_tri).ok_or(PQP_ERR_INVALID_MODEL)?;
+    // SAFETY: a live CxxPqpModel; the legacy layer is not for concurrent use.
+    Ok((m, unsafe { state.as_mut() }))
 }
 
-/// The C-layer handle of a C++ model.
+/// The C-layer model object of a C++ model (a raw pointer: a program may pass the same model
+/// twice to a query).
 ///
 /// # Safety
 /// `this` is NULL or a constructed `PQP_Model`.
-unsafe fn handle(this: *mut PqpModelAbi) -> Result<*mut c::PQP_Model, c_int> {
-    // SAFETY: forwarded contract.
-    unsafe { model(this) }.map(|(_, state)| state.handle)
+#[inline(always)]
+unsafe fn core(this: *mut PqpModelAbi) -> Result<*mut c::PQP_Model, c_int> {
+    // SAFETY: per the contract.
+    let m = unsafe { this.as_ref() }.ok_or(PQP_ERR_NULL_POINTER)?;
+    let state = handle::get(m.last_tri).ok_or(PQP_ERR_INVALID_MODEL)?;
+    // SAFETY: a live CxxPqpModel: a field's address, nothing read.
+    Ok(unsafe { &raw mut (*state.as_ptr()).model })
 }
 
 /// `PQP_Model::PQP_Model()`: an empty model.
@@ -147,7 +165,9 @@ pub unsafe extern "C" fn pqp_model_construct(this: *mut PqpModelAbi) {
     guard((), || {
         // SAFETY: per the contract; the old contents are not read.
         if let Some(m) = unsafe { this.as_mut() } {
-            let state = new_handle(PqpState { handle: c::PQP_Model_new(), tris: Vec::new() });
+            // Out of memory: `last_tri` NULL, and every member then reports an invalid model
+            // (a constructor has no way to report it; PQP would have thrown std::bad_alloc).
+            let state = handle::create(CxxPqpModel { model: c::PQP_Model::new(), tris: Vec::new() });
             *m = PqpModelAbi {
                 build_state: STATE_EMPTY,
                 tris: ptr::null_mut(),
@@ -156,7 +176,7 @@ pub unsafe extern "C" fn pqp_model_construct(this: *mut PqpModelAbi) {
                 b: ptr::null_mut(),
                 num_bvs: 0,
                 num_bvs_alloced: 0,
-                last_tri: state,
+                last_tri: state.unwrap_or(ptr::null_mut()),
             };
         }
     })
@@ -181,14 +201,9 @@ pub unsafe extern "C" fn pqp_model_construct_base(this: *mut PqpModelAbi) {
 pub unsafe extern "C" fn pqp_model_destroy(this: *mut PqpModelAbi) {
     guard((), || {
         // SAFETY: per the contract.
-        if let Ok((m, state)) = unsafe { model(this) } {
-            // SAFETY: the handle came from PQP_Model_new (the C layer ignores a dead one).
-            unsafe { c::PQP_Model_delete(state.handle) };
-            // SAFETY: live in the registry, made by new_handle::<PqpState>.
-            unsafe { free_handle(m.last_tri) };
-        }
-        // SAFETY: per the contract.
         if let Some(m) = unsafe { this.as_mut() } {
+            // Anything but a live CxxPqpModel (freed through a copy, NULL) is ignored.
+            handle::destroy(m.last_tri);
             m.build_state = STATE_EMPTY;
             m.tris = ptr::null_mut();
             m.num_tris = 0;
@@ -221,8 +236,7 @@ pub unsafe extern "C" fn pqp_model_begin(this: *mut PqpModelAbi, num_tris: c_int
             Ok(ms) => ms,
             Err(code) => return code,
         };
-        // SAFETY: a handle from PQP_Model_new, checked by the C layer.
-        let code = unsafe { c::PQP_BeginModel(state.handle, num_tris) };
+        let code = state.model.begin();
         if code == PQP_OK || code == PQP_ERR_BUILD_OUT_OF_SEQUENCE {
             state.tris = tri_array(if num_tris <= 0 { 8 } else { num_tris as usize });
             sync(m, &mut state.tris);
@@ -251,25 +265,29 @@ pub unsafe extern "C" fn pqp_model_add_tri(
             Ok(ms) => ms,
             Err(code) => return code,
         };
-        // SAFETY: forwarded contract; the C layer checks every pointer.
-        let code = unsafe { c::PQP_AddTri(state.handle, p1, p2, p3, id) };
+        // SAFETY: forwarded contract.
+        let corners = match unsafe { c::read_corners(p1, p2, p3) } {
+            Ok(corners) => corners,
+            Err(code) => return code,
+        };
+        if m.build_state == STATE_EMPTY && state.tris.capacity() == 0 {
+            state.tris = tri_array(8);
+        }
+        // Room in PQP's Tri array first (it doubles when full), so that the two stores never
+        // disagree: out of memory changes nothing. (A built model refuses the triangle below.)
+        let tris = &mut state.tris;
+        if m.build_state != STATE_PROCESSED && tris.len() == tris.capacity() {
+            let grow = tris.capacity().max(1);
+            if tris.try_reserve_exact(grow).is_err() && tris.try_reserve(1).is_err() {
+                return PQP_ERR_MODEL_OUT_OF_MEMORY;
+            }
+        }
+        let code = state.model.add_tri(corners, id);
         if code == PQP_OK {
-            if m.build_state == STATE_EMPTY {
-                state.tris = tri_array(8);
-                m.build_state = STATE_BEGUN;
-            }
-            let tris = &mut state.tris;
-            if tris.len() == tris.capacity() {
-                // PQP doubles its array when full.
-                let grow = tris.capacity().max(1);
-                if tris.try_reserve_exact(grow).is_err() {
-                    tris.reserve(1);
-                }
-            }
-            // SAFETY: the C layer accepted the points, so each is 3 readable doubles.
-            let read = |p: *const f64| unsafe { [*p, *p.add(1), *p.add(2)] };
-            tris.push(TriAbi { p1: read(p1), p2: read(p2), p3: read(p3), id });
-            sync(m, tris);
+            m.build_state = STATE_BEGUN;
+            let [a, b, c] = corners.map(|p| [p.x, p.y, p.z]);
+            state.tris.push(TriAbi { p1: a, p2: b, p3: c, id });
+            sync(m, &mut state.tris);
         }
         code
     })
@@ -288,8 +306,7 @@ pub unsafe extern "C" fn pqp_model_end(this: *mut PqpModelAbi) -> c_int {
             Ok(ms) => ms,
             Err(code) => return code,
         };
-        // SAFETY: a handle from PQP_Model_new, checked by the C layer.
-        let code = unsafe { c::PQP_EndModel(state.handle) };
+        let code = state.model.end();
         if code == PQP_OK {
             state.tris.shrink_to_fit();
             sync(m, &mut state.tris);
@@ -300,80 +317,28 @@ pub unsafe extern "C" fn pqp_model_end(this: *mut PqpModelAbi) -> c_int {
 }
 
 /// `int PQP_Model::MemUsage(int msg)`: bytes used by the model (the C layer's count plus the
-/// `Tri` array and the object itself); with `msg` nonzero the C layer also prints them.
+/// `Tri` array and the object itself). `msg` is ignored: the library never prints.
 ///
 /// # Safety
 /// `this` is NULL or a constructed `PQP_Model`.
 #[unsafe(export_name = "_ZN9PQP_Model8MemUsageEi")]
 pub unsafe extern "C" fn pqp_model_mem_usage(this: *mut PqpModelAbi, msg: c_int) -> c_int {
+    let _ = msg;
     guard(0, || {
         // SAFETY: per the contract.
         let Ok((_, state)) = (unsafe { model(this) }) else {
             return 0;
         };
-        // SAFETY: a handle from PQP_Model_new, checked by the C layer.
-        let core = unsafe { c::PQP_MemUsage(state.handle, msg) }.max(0) as usize;
-        let own = std::mem::size_of::<PqpModelAbi>()
-            + std::mem::size_of::<PqpState>()
+        // The C layer's count includes its model object, which lives inside the state.
+        let own = std::mem::size_of::<PqpModelAbi>() + std::mem::size_of::<CxxPqpModel>()
+            - std::mem::size_of::<c::PQP_Model>()
             + state.tris.capacity() * std::mem::size_of::<TriAbi>();
-        clamp(core.saturating_add(own))
+        clamp(state.model.memory_bytes().saturating_add(own))
     })
 }
 
 // ------------------------------------------------------------------------------------------
 // PQP_CollideResult
-
-/// Forgets a `pairs` array that is not live (freed through a copy of this result): the result
-/// then counts as empty.
-fn adopt(res: &mut PQP_CollideResult) {
-    if !res.pairs.is_null() && !is_live_handle(res.pairs as usize) {
-        res.pairs = ptr::null_mut();
-        res.num_pairs = 0;
-        res.num_pairs_alloced = 0;
-    }
-    if res.pairs.is_null() {
-        res.num_pairs = 0;
-        res.num_pairs_alloced = 0;
-    }
-}
-
-/// Keeps the registry in step when `pairs` moved from `old` (freed by `realloc`).
-fn moved(old: *mut CollisionPair, new: *mut CollisionPair) {
-    if old != new {
-        if !old.is_null() {
-            unregister_handle(old as usize);
-        }
-        if !new.is_null() {
-            register_handle(new as usize);
-        }
-    }
-}
-
-/// Resizes the pair array to exactly `n` entries (`n >= num_pairs`); false when out of
-/// memory (nothing changed).
-fn resize(res: &mut PQP_CollideResult, n: usize) -> bool {
-    let old = res.pairs;
-    if n == 0 {
-        // SAFETY: `pairs` is NULL or a live array from malloc/realloc (see `adopt`).
-        unsafe { libc::free(old.cast()) };
-        moved(old, ptr::null_mut());
-        res.pairs = ptr::null_mut();
-        res.num_pairs_alloced = 0;
-        return true;
-    }
-    let Some(bytes) = n.checked_mul(std::mem::size_of::<CollisionPair>()) else {
-        return false;
-    };
-    // SAFETY: as above.
-    let new = unsafe { libc::realloc(old.cast(), bytes) }.cast::<CollisionPair>();
-    if new.is_null() {
-        return false;
-    }
-    moved(old, new);
-    res.pairs = new;
-    res.num_pairs_alloced = clamp(n);
-    true
-}
 
 /// `PQP_CollideResult::PQP_CollideResult()`: an empty result (every field zeroed).
 ///
@@ -408,9 +373,7 @@ pub unsafe extern "C" fn collide_result_free_pairs(this: *mut PQP_CollideResult)
     guard((), || {
         // SAFETY: per the contract.
         if let Some(res) = unsafe { this.as_mut() } {
-            adopt(res);
-            resize(res, 0);
-            res.num_pairs = 0;
+            c::free_pairs(res);
         }
     })
 }
@@ -437,7 +400,8 @@ pub unsafe extern "C" fn collide_result_destroy_base(this: *mut PQP_CollideResul
 }
 
 /// `void PQP_CollideResult::SizeTo(int n)`: makes room for exactly `n` pairs; smaller than
-/// `num_pairs` prints an error and does nothing, as PQP (so does running out of memory).
+/// `num_pairs` does nothing, as PQP (which also printed a message; this library never prints),
+/// and so does running out of memory.
 ///
 /// # Safety
 /// `this` is NULL or a constructed `PQP_CollideResult`.
@@ -448,19 +412,17 @@ pub unsafe extern "C" fn collide_result_size_to(this: *mut PQP_CollideResult, n:
         let Some(res) = (unsafe { this.as_mut() }) else {
             return;
         };
-        adopt(res);
-        if n < res.num_pairs {
-            eprintln!("PQP_CollideResult::SizeTo({n}): fewer than the {} pairs held, nothing changed", res.num_pairs);
-            return;
-        }
-        if !resize(res, n as usize) {
-            eprintln!("PQP_CollideResult::SizeTo({n}): out of memory, result unchanged");
+        c::adopt_pairs(res);
+        if n >= res.num_pairs {
+            // Out of memory leaves the result unchanged.
+            let _ = c::resize_pairs(res, n as usize);
         }
     })
 }
 
 /// `void PQP_CollideResult::Add(int i1, int i2)`: appends a pair, growing the array to
-/// `2 * alloced + 8` when full, as PQP (out of memory: the pair is dropped, with a message).
+/// `2 * alloced + 8` when full, as PQP. Out of memory (where PQP threw `std::bad_alloc`): the
+/// pair is not added and `num_pairs` stays as it was.
 ///
 /// # Safety
 /// `this` is NULL or a constructed `PQP_CollideResult`.
@@ -471,15 +433,14 @@ pub unsafe extern "C" fn collide_result_add(this: *mut PQP_CollideResult, i1: c_
         let Some(res) = (unsafe { this.as_mut() }) else {
             return;
         };
-        adopt(res);
+        c::adopt_pairs(res);
         let (len, alloced) = (res.num_pairs.max(0) as usize, res.num_pairs_alloced.max(0) as usize);
         if len == c_int::MAX as usize {
             return;
         }
         if len >= alloced {
             let grown = alloced.saturating_mul(2).saturating_add(8).min(c_int::MAX as usize);
-            if !resize(res, grown) {
-                eprintln!("PQP_CollideResult::Add: out of memory, pair ({i1}, {i2}) dropped");
+            if !c::resize_pairs(res, grown) {
                 return;
             }
         }
@@ -511,26 +472,14 @@ pub unsafe extern "C" fn pqp_collide(
     flag: c_int,
 ) -> c_int {
     guard(PQP_ERR_INTERNAL, || {
+        let watch = Stopwatch::start();
         // SAFETY: forwarded contract.
-        let (h1, h2) = match unsafe { (handle(o1), handle(o2)) } {
-            (Ok(h1), Ok(h2)) => (h1, h2),
+        let (m1, m2) = match unsafe { (core(o1), core(o2)) } {
+            (Ok(m1), Ok(m2)) => (m1, m2),
             (Err(code), _) | (_, Err(code)) => return code,
         };
-        // SAFETY: per the contract.
-        let old = match unsafe { result.as_mut() } {
-            Some(res) => {
-                adopt(res);
-                res.pairs
-            }
-            None => ptr::null_mut(),
-        };
-        // SAFETY: forwarded contract; `pairs` is NULL or a live malloc'd array.
-        let code = unsafe { c::PQP_Collide(result, R1, T1, h1, R2, T2, h2, flag) };
-        // SAFETY: per the contract.
-        if let Some(res) = unsafe { result.as_mut() } {
-            moved(old, res.pairs);
-        }
-        code
+        // SAFETY: live models; forwarded contract (the C layer adopts or drops `pairs`).
+        unsafe { c::collide_models(watch, result, &c::Placed { r1: R1, t1: T1, m1, r2: R2, t2: T2, m2 }, flag) }
     })
 }
 
@@ -555,10 +504,14 @@ pub unsafe extern "C" fn pqp_distance(
     qsize: c_int,
 ) -> c_int {
     guard(PQP_ERR_INTERNAL, || {
+        let watch = Stopwatch::start();
         // SAFETY: forwarded contract.
-        match unsafe { (handle(o1), handle(o2)) } {
-            // SAFETY: forwarded contract.
-            (Ok(h1), Ok(h2)) => unsafe { c::PQP_Distance(result, R1, T1, h1, R2, T2, h2, rel_err, abs_err, qsize) },
+        match unsafe { (core(o1), core(o2)) } {
+            // SAFETY: live models; forwarded contract.
+            (Ok(m1), Ok(m2)) => unsafe {
+                let args = c::Placed { r1: R1, t1: T1, m1, r2: R2, t2: T2, m2 };
+                c::distance_models(watch, result, &args, rel_err, abs_err, qsize)
+            },
             (Err(code), _) | (_, Err(code)) => code,
         }
     })
@@ -583,10 +536,14 @@ pub unsafe extern "C" fn pqp_tolerance(
     qsize: c_int,
 ) -> c_int {
     guard(PQP_ERR_INTERNAL, || {
+        let watch = Stopwatch::start();
         // SAFETY: forwarded contract.
-        match unsafe { (handle(o1), handle(o2)) } {
-            // SAFETY: forwarded contract.
-            (Ok(h1), Ok(h2)) => unsafe { c::PQP_Tolerance(result, R1, T1, h1, R2, T2, h2, tolerance, qsize) },
+        match unsafe { (core(o1), core(o2)) } {
+            // SAFETY: live models; forwarded contract.
+            (Ok(m1), Ok(m2)) => unsafe {
+                let args = c::Placed { r1: R1, t1: T1, m1, r2: R2, t2: T2, m2 };
+                c::tolerance_models(watch, result, &args, tolerance, qsize)
+            },
             (Err(code), _) | (_, Err(code)) => code,
         }
     })

@@ -3,7 +3,7 @@
 //! files), over the legacy V-COLLIDE C layer ([`crate::ffi::vcollide`]).
 //!
 //! `VCollide::vcint` holds a `vcOpen` handle. `VCReport::obj_pair` holds a registered
-//! [`ReportData`] (NULL until the first successful `Collide`), `num_obj_pairs` its count.
+//! `ReportData` (NULL until the first successful `Collide`), `num_obj_pairs` its count.
 //! Copies made by the implicit copy constructors share the engine or the report; destroying
 //! both is harmless (the registries ignore the second free).
 #![allow(non_snake_case)]
@@ -11,8 +11,9 @@
 use std::ffi::{c_int, c_void};
 use std::ptr;
 
+use crate::ffi::guard;
+use crate::ffi::handle::{self, Handle, Kind};
 use crate::ffi::vcollide::{self as c, VC_ERR, VC_ERR_INVALID_INDEX, VC_ERR_NULL_POINTER, VC_OK, VCReportType};
-use crate::ffi::{free_handle, guard, is_live_handle, new_handle};
 
 /// `VC_FIRST_CONTACT` of VCollide.H.
 const VC_FIRST_CONTACT: c_int = 2;
@@ -51,6 +52,11 @@ struct ObjPair {
 /// What a `VCReport` owns.
 pub struct ReportData {
     pairs: Vec<ObjPair>,
+}
+
+// SAFETY: the only type of kind CxxVcReport.
+unsafe impl Handle for ReportData {
+    const KIND: Kind = Kind::CxxVcReport;
 }
 
 /// The engine handle of a `VCollide` (NULL for a NULL object: the C layer reports it).
@@ -285,13 +291,17 @@ pub unsafe extern "C" fn vcollide_collide(this: *mut VCollideAbi, report: *mut V
             Ok(pairs) => pairs,
             Err(code) => return code,
         };
-        report.num_obj_pairs = c_int::try_from(pairs.len()).unwrap_or(c_int::MAX);
-        if !report.obj_pair.is_null() && is_live_handle(report.obj_pair as usize) {
-            // SAFETY: live in the registry, made by new_handle::<ReportData> below.
-            unsafe { (*report.obj_pair).pairs = pairs };
-        } else {
-            report.obj_pair = new_handle(ReportData { pairs });
+        let num_obj_pairs = c_int::try_from(pairs.len()).unwrap_or(c_int::MAX);
+        match handle::get(report.obj_pair) {
+            // SAFETY: a live ReportData; the report is used by one thread at a time.
+            Some(mut data) => unsafe { data.as_mut() }.pairs = pairs,
+            None => match handle::create(ReportData { pairs }) {
+                Some(data) => report.obj_pair = data,
+                // Out of memory: the report is left as it was.
+                None => return VC_ERR,
+            },
         }
+        report.num_obj_pairs = num_obj_pairs;
         VC_OK
     })
 }
@@ -351,8 +361,8 @@ pub unsafe extern "C" fn vcreport_destroy(this: *mut VCReportAbi) {
     guard((), || {
         // SAFETY: per the contract.
         if let Some(r) = unsafe { this.as_mut() } {
-            // SAFETY: NULL or made by new_handle::<ReportData>; dead ones are ignored.
-            unsafe { free_handle(r.obj_pair) };
+            // Anything but a live ReportData (NULL, freed through a copy) is ignored.
+            handle::destroy(r.obj_pair);
             r.obj_pair = ptr::null_mut();
             r.num_obj_pairs = 0;
         }
@@ -375,10 +385,9 @@ pub unsafe extern "C" fn vcreport_destroy_base(this: *mut VCReportAbi) {
 /// `this` is NULL or a constructed `VCReport`.
 unsafe fn with_pairs<T>(this: *const VCReportAbi, f: impl FnOnce(&[ObjPair]) -> T) -> T {
     // SAFETY: per the contract.
-    let data = unsafe { this.as_ref() }.map(|r| r.obj_pair).filter(|p| !p.is_null() && is_live_handle(*p as usize));
-    match data {
-        // SAFETY: live in the registry, made by new_handle::<ReportData>.
-        Some(p) => f(unsafe { &(*p).pairs }),
+    match unsafe { this.as_ref() }.and_then(|r| handle::get(r.obj_pair)) {
+        // SAFETY: a live ReportData.
+        Some(data) => f(unsafe { &data.as_ref().pairs }),
         None => f(&[]),
     }
 }
