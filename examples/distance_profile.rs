@@ -90,17 +90,19 @@ fn queries_scene(name: &str, a: &Model, b: &Model, poses: &[(Placement, Placemen
     let abs_err: f64 = std::env::var("ABS_ERR").map_or(0.0, |s| s.parse().unwrap());
     let qsize: usize = std::env::var("QSIZE").map_or(0, |s| s.parse().unwrap());
     let request = DistanceRequest { abs_err, qsize, ..Default::default() };
+    // TOLCACHE=1: tolerance queries share the warm start too.
+    let tol_cache = std::env::var("TOLCACHE").is_ok();
     let start = Instant::now();
     for rep in 0..repeats {
         let mut cache = DistanceCache::default();
         if std::env::var("WARM").is_ok() {
             let (p1, p2, _) = &poses[0];
-            distance(a, p1, b, p2, &request, Some(&mut cache));
+            distance(a, p1, b, p2, &request, Some(&mut cache)).unwrap();
         }
         for (p1, p2, tol) in poses {
             let r = match *tol {
-                None => distance(a, p1, b, p2, &request, Some(&mut cache)),
-                Some(t) => tolerance(a, p1, b, p2, t, 2),
+                None => distance(a, p1, b, p2, &request, Some(&mut cache)).unwrap(),
+                Some(t) => tolerance(a, p1, b, p2, t, 2, tol_cache.then_some(&mut cache)).unwrap(),
             };
             if rep == 0 {
                 bv += r.bv_tests;
@@ -118,7 +120,7 @@ fn queries_scene(name: &str, a: &Model, b: &Model, poses: &[(Placement, Placemen
         let (mut nc, mut bc, mut nn, mut bn) = (0, 0u64, 0, 0u64);
         for (p1, p2, tol) in poses {
             if let Some(t) = *tol {
-                let r = tolerance(a, p1, b, p2, t, 2);
+                let r = tolerance(a, p1, b, p2, t, 2, None).unwrap();
                 if r.closer {
                     nc += 1;
                     bc += r.bv_tests

@@ -22,7 +22,7 @@ mod imp {
         pub fn splat(x: f64) -> F2 {
             unsafe { F2(_mm_set1_pd(x)) }
         }
-        #[inline(always)]
+        #[cfg(test)]
         pub fn new(l0: f64, l1: f64) -> F2 {
             unsafe { F2(_mm_set_pd(l1, l0)) }
         }
@@ -107,7 +107,7 @@ mod imp {
         pub fn splat(x: f64) -> F2 {
             F2([x, x])
         }
-        #[inline(always)]
+        #[cfg(test)]
         pub fn new(l0: f64, l1: f64) -> F2 {
             F2([l0, l1])
         }

@@ -13,6 +13,7 @@ pub(crate) mod lanes;
 pub mod math;
 pub mod model;
 pub mod nbody;
+pub mod pose;
 pub mod query;
 pub mod serialize;
 #[cfg(test)]

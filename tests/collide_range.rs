@@ -6,7 +6,7 @@
 //! native query and the RAPID and PQP C functions; coordinates and placements beyond the
 //! range are refused with an error by every path.
 
-use rapidpqp::query::{CollideRequest, CollideResult, RangeError, TriangleFrame, collide};
+use rapidpqp::query::{CollideRequest, CollideResult, TriangleFrame, collide};
 use rapidpqp::{Model, Placement, Triangle, Vec3};
 
 fn v(x: f64, y: f64, z: f64) -> Vec3 {
@@ -48,7 +48,7 @@ fn native(a: &[Triangle], b: &[Triangle], p1: &Placement, p2: &Placement) -> Opt
     for frame in [TriangleFrame::Model1, TriangleFrame::Model2] {
         for box_test in rapidpqp::bv::obb::BoxTest::ALL {
             let request = CollideRequest { first_contact: false, box_test, frame };
-            if collide(&ma, p1, &mb, p2, &request, &mut out) == Err(RangeError) {
+            if collide(&ma, p1, &mb, p2, &request, &mut out).is_err() {
                 all.push(None);
                 continue;
             }

@@ -47,7 +47,8 @@ fn distance_agrees_with_recorded_pqp() {
         let (mut agree, mut theirs_bv, mut ours_bv, mut theirs_tri, mut ours_tri) = (0, 0.0, 0.0, 0.0, 0.0);
         for (pose, line) in recorded.iter().enumerate() {
             let (p1, p2) = &case.poses[pose];
-            let r = distance(&case.a, p1, &case.b, p2, &DistanceRequest::default(), Some(&mut cache));
+            let r =
+                distance(&case.a, p1, &case.b, p2, &DistanceRequest::default(), Some(&mut cache)).expect("a placement");
             theirs_bv += line[8];
             theirs_tri += line[9];
             ours_bv += r.bv_tests as f64;
@@ -101,7 +102,7 @@ fn tolerance_agrees_with_recorded_pqp() {
             let pose = line[0] as usize;
             let t = line[1];
             let (p1, p2) = &case.poses[pose];
-            let r = tolerance(&case.a, p1, &case.b, p2, t, 2);
+            let r = tolerance(&case.a, p1, &case.b, p2, t, 2, None).expect("a placement");
             theirs_bv += line[11];
             ours_bv += r.bv_tests as f64;
             let at_boundary = (t.max(0.0) - min_distance[pose]).abs() <= tol;

@@ -134,11 +134,11 @@ impl Bench {
                         (out.bv_tests, out.tri_tests, out.pairs.len() as u64, f64::NAN)
                     }
                     Query::Distance => {
-                        let r = distance(a, p1, b, p2, &DistanceRequest::default(), Some(&mut cache));
+                        let r = distance(a, p1, b, p2, &DistanceRequest::default(), Some(&mut cache)).expect("a pose");
                         (r.bv_tests, r.tri_tests, 0, r.distance)
                     }
                     Query::Tolerance(t) => {
-                        let r = tolerance(a, p1, b, p2, t, 2);
+                        let r = tolerance(a, p1, b, p2, t, 2, None).expect("a pose");
                         (r.bv_tests, r.tri_tests, u64::from(r.closer), r.distance)
                     }
                 };
@@ -440,7 +440,9 @@ fn scenario1_poses(model: &Model, tris: &[Triangle], step_pos: f64, step_rot: f6
             for r2 in &orientations {
                 let at = |t: f64| placement(*r2, c + u * t - r2 * c);
                 let dist = |t: f64| {
-                    distance(model, &Placement::IDENTITY, model, &at(t), &DistanceRequest::default(), None).distance
+                    distance(model, &Placement::IDENTITY, model, &at(t), &DistanceRequest::default(), None)
+                        .expect("a pose")
+                        .distance
                 };
                 let touching = |t: f64, result: &mut CollideResult| {
                     collide(model, &Placement::IDENTITY, model, &at(t), &first, result).expect("poses in range");

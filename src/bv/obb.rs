@@ -210,135 +210,11 @@ fn axes_disjoint<const TEST: u8>(a: &[f64; 3], c: &[[f64; 3]; 3], t: &[f64; 3], 
         || cross!(2, 2)
 }
 
-/// Two `f64` lanes operated on together. The collide query runs two box tests at once, one
-/// per lane: a node's two children against the same node of the other model.
-///
-/// On x86-64 the lanes are an SSE2 register, driven by intrinsics. Measured on the tori
-/// fixture (Dual, callgrind): written as plain pairs, the auto-vectorizer split them back
-/// into scalars and the query ran 1.79 M instructions, more than testing one pair at a time
-/// (1.67 M); with the intrinsics it runs 1.44 M. Elsewhere the lanes are a plain pair.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-mod lanes {
-    use std::arch::x86_64::*;
-
-    #[derive(Clone, Copy, Debug)]
-    #[repr(transparent)]
-    pub struct F2(__m128d);
-
-    // SAFETY (every `unsafe` block in this impl): the intrinsics need only SSE2, which this
-    // module is compiled with (`cfg(target_feature = "sse2")`, part of the x86-64 baseline).
-    impl F2 {
-        #[inline(always)]
-        pub fn splat(x: f64) -> F2 {
-            unsafe { F2(_mm_set1_pd(x)) }
-        }
-        /// Both `f32` of `p`, widened (exactly). One `cvtps2pd` from memory.
-        #[inline(always)]
-        pub fn from_f32(p: &[f32; 2]) -> F2 {
-            // SAFETY: reads the 8 bytes of `p` (`_mm_load_sd` has no alignment requirement).
-            unsafe { F2(_mm_cvtps_pd(_mm_castpd_ps(_mm_load_sd(p.as_ptr() as *const f64)))) }
-        }
-        /// Lane `l` in both lanes.
-        #[inline(always)]
-        pub fn spread(self, l: usize) -> F2 {
-            unsafe { F2(if l == 0 { _mm_unpacklo_pd(self.0, self.0) } else { _mm_unpackhi_pd(self.0, self.0) }) }
-        }
-        #[inline(always)]
-        pub fn add(self, o: F2) -> F2 {
-            unsafe { F2(_mm_add_pd(self.0, o.0)) }
-        }
-        #[inline(always)]
-        pub fn sub(self, o: F2) -> F2 {
-            unsafe { F2(_mm_sub_pd(self.0, o.0)) }
-        }
-        #[inline(always)]
-        pub fn mul(self, o: F2) -> F2 {
-            unsafe { F2(_mm_mul_pd(self.0, o.0)) }
-        }
-        #[inline(always)]
-        pub fn abs(self) -> F2 {
-            unsafe { F2(_mm_andnot_pd(_mm_set1_pd(-0.0), self.0)) }
-        }
-        /// Bit `l` set when lane `l` of `self` exceeds that of `o` (NaN: not set).
-        #[inline(always)]
-        pub fn gt(self, o: F2) -> u32 {
-            unsafe { _mm_movemask_pd(_mm_cmpgt_pd(self.0, o.0)) as u32 }
-        }
-    }
-}
-
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-mod lanes {
-    #[derive(Clone, Copy, Debug)]
-    pub struct F2([f64; 2]);
-
-    impl F2 {
-        #[inline(always)]
-        pub fn splat(x: f64) -> F2 {
-            F2([x, x])
-        }
-        #[inline(always)]
-        pub fn from_f32(p: &[f32; 2]) -> F2 {
-            F2([p[0] as f64, p[1] as f64])
-        }
-        #[inline(always)]
-        pub fn spread(self, l: usize) -> F2 {
-            F2::splat(self.0[l & 1])
-        }
-        #[inline(always)]
-        pub fn add(self, o: F2) -> F2 {
-            F2([self.0[0] + o.0[0], self.0[1] + o.0[1]])
-        }
-        #[inline(always)]
-        pub fn sub(self, o: F2) -> F2 {
-            F2([self.0[0] - o.0[0], self.0[1] - o.0[1]])
-        }
-        #[inline(always)]
-        pub fn mul(self, o: F2) -> F2 {
-            F2([self.0[0] * o.0[0], self.0[1] * o.0[1]])
-        }
-        #[inline(always)]
-        pub fn abs(self) -> F2 {
-            F2([self.0[0].abs(), self.0[1].abs()])
-        }
-        #[inline(always)]
-        pub fn gt(self, o: F2) -> u32 {
-            (self.0[0] > o.0[0]) as u32 | ((self.0[1] > o.0[1]) as u32) << 1
-        }
-    }
-}
-
-pub(crate) use lanes::F2;
-
-impl Default for F2 {
-    fn default() -> F2 {
-        F2::splat(0.0)
-    }
-}
-
-impl std::ops::Add for F2 {
-    type Output = F2;
-    #[inline(always)]
-    fn add(self, o: F2) -> F2 {
-        F2::add(self, o)
-    }
-}
-
-impl std::ops::Sub for F2 {
-    type Output = F2;
-    #[inline(always)]
-    fn sub(self, o: F2) -> F2 {
-        F2::sub(self, o)
-    }
-}
-
-impl std::ops::Mul for F2 {
-    type Output = F2;
-    #[inline(always)]
-    fn mul(self, o: F2) -> F2 {
-        F2::mul(self, o)
-    }
-}
+// The two lanes (one child node each) of the box tests: see `crate::lanes`. Measured on the
+// tori fixture (Dual, callgrind): written as plain pairs, the auto-vectorizer split them back
+// into scalars and the query ran 1.79 M instructions, more than testing one pair at a time
+// (1.67 M); with the SSE2 intrinsics it runs 1.44 M.
+pub(crate) use crate::lanes::F2;
 
 /// The part of [`Margins::guard`] that covers the packed nodes' `f32` axes: each stored axis
 /// is within `√3 · 2⁻²⁵ < 5.2e-8` of a unit axis of an orthonormal frame (orthonormal to 1e-9
@@ -419,7 +295,7 @@ impl PackedFrame {
     }
 
     /// `p` in packed coordinates, with a bound on the rounding of that value.
-    fn to_packed(&self, p: &Vec3) -> (Vec3, f64) {
+    fn to_packed(self, p: &Vec3) -> (Vec3, f64) {
         let x = (p - self.origin) / self.unit;
         (x, 4.0 * f64::EPSILON * (p.norm() + self.origin.norm()) / self.unit)
     }

@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use super::all_finite;
 use super::guard;
 use super::native::{
-    RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_INVALID_SCALE, RPQ_ERR_NON_FINITE, RPQ_ERR_NOT_ROTATION, RPQ_ERR_OUT_OF_RANGE,
-    RPQ_ERR_NULL_POINTER, RPQ_ERR_OUT_OF_MEMORY, RPQ_OK, RpqCollideRequest, RpqDistanceRequest, RpqModel, RpqPose,
-    RpqStatus, model_ref, read_pose,
+    RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_INVALID_SCALE, RPQ_ERR_NON_FINITE, RPQ_ERR_NOT_ROTATION,
+    RPQ_ERR_NULL_POINTER, RPQ_ERR_OUT_OF_MEMORY, RPQ_ERR_OUT_OF_RANGE, RPQ_OK, RpqCollideRequest, RpqDistanceRequest,
+    RpqModel, RpqPose, RpqStatus, model_ref, read_pose,
 };
 use super::pose::{self, queue_size};
 use crate::math::Placement;
@@ -71,7 +71,7 @@ pub unsafe extern "C" fn rpq_collide_batch(
                 if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
             let results = batch.run(threads, CollideResult::new, |m1, p1, m2, p2, out| {
                 // A query beyond the supported range refuses the batch, as `rpq_collide` does.
-                collide::collide(m1, p1, m2, p2, &request, out).map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
+                collide::collide_placed(m1, p1, m2, p2, &request, out).map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
                 Ok((u8::from(out.colliding()), out.pairs.len() as u64))
             })?;
             let results = results.into_iter().collect::<Result<Vec<_>, RpqStatus>>()?;
@@ -140,13 +140,11 @@ pub unsafe extern "C" fn rpq_distance_batch(
             };
             let warm = warm_start != 0;
             let results = batch.run(threads, DistanceCache::default, |m1, p1, m2, p2, cache| {
-                let r = if warm {
-                    distance::distance(m1, p1, m2, p2, &query, Some(cache))
-                } else {
-                    distance::distance(m1, p1, m2, p2, &query, None)
-                };
-                (r.distance, [r.p1.x, r.p1.y, r.p1.z], [r.p2.x, r.p2.y, r.p2.z])
+                let r = distance::distance_placed(m1, p1, m2, p2, &query, if warm { Some(cache) } else { None })
+                    .map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
+                Ok((r.distance, [r.p1.x, r.p1.y, r.p1.z], [r.p2.x, r.p2.y, r.p2.z]))
             })?;
+            let results = results.into_iter().collect::<Result<Vec<_>, RpqStatus>>()?;
             for (i, (d, p1, p2)) in results.into_iter().enumerate() {
                 unsafe {
                     *out_distance.add(i) = d;
@@ -196,14 +194,17 @@ pub unsafe extern "C" fn rpq_tolerance_batch(
                 return Err(RPQ_ERR_NON_FINITE);
             }
             let qsize = queue_size(qsize, batch.m1, batch.m2);
+            // (No warm start: each answer is the single query's, however the batch is shared.)
             let results = batch.run(
                 threads,
                 || (),
                 |m1, p1, m2, p2, _| {
-                    let r = distance::tolerance(m1, p1, m2, p2, tolerance, qsize);
-                    (u8::from(r.closer), r.distance, [r.p1.x, r.p1.y, r.p1.z], [r.p2.x, r.p2.y, r.p2.z])
+                    let r = distance::tolerance_placed(m1, p1, m2, p2, tolerance, qsize, None)
+                        .map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
+                    Ok((u8::from(r.closer), r.distance, [r.p1.x, r.p1.y, r.p1.z], [r.p2.x, r.p2.y, r.p2.z]))
                 },
             )?;
+            let results = results.into_iter().collect::<Result<Vec<_>, RpqStatus>>()?;
             for (i, (closer, d, p1, p2)) in results.into_iter().enumerate() {
                 unsafe {
                     *out_closer.add(i) = closer;

@@ -79,15 +79,7 @@ pub(crate) unsafe fn read_array<const N: usize>(ptr: *const f64) -> [f64; N] {
     out
 }
 
-/// True when every value is finite (integer operations without early exit: the loop
-/// vectorizes).
-#[inline(always)]
-pub(crate) fn all_finite(values: &[f64]) -> bool {
-    const EXPONENT: u64 = 0x7ff << 52;
-    // The exponent field is all ones exactly for NaN and the infinities; adding one to it then
-    // carries into the top bit, which no other exponent reaches.
-    values.iter().fold(0, |any, x| any | ((x.to_bits() & EXPONENT) + (1 << 52))) >> 63 == 0
-}
+pub(crate) use crate::pose::all_finite;
 
 /// A legacy pose argument, checked: a row-major rotation `R[3][3]`, a translation `T[3]` and
 /// a scale. Every number must be finite, the scale within [`pose::RPQ_MIN_SCALE`],

@@ -407,7 +407,7 @@ pub unsafe extern "C" fn rpq_collide(
             let p2 = unsafe { read_pose(pose2) }?;
             let request =
                 if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
-            collide::collide(m1, &p1, m2, &p2, &request, out).map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
+            collide::collide_placed(m1, &p1, m2, &p2, &request, out).map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
             Ok(())
         };
         match run() {
@@ -606,7 +606,8 @@ pub unsafe extern "C" fn rpq_distance(
                     warm.last_pair = Some((c.tri1, c.tri2));
                 }
             }
-            let r = crate::query::distance::distance(m1, &p1, m2, &p2, &query, Some(&mut warm));
+            let r = crate::query::distance::distance_placed(m1, &p1, m2, &p2, &query, Some(&mut warm))
+                .map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
             if let Some(c) = unsafe { cache.as_mut() } {
                 *c = match warm.last_pair {
                     Some((tri1, tri2)) => RpqDistanceCache { valid: 1, tri1, tri2 },
@@ -650,7 +651,9 @@ pub unsafe extern "C" fn rpq_tolerance(
             if tolerance.is_nan() {
                 return Err(RPQ_ERR_NON_FINITE);
             }
-            let r = crate::query::distance::tolerance(m1, &p1, m2, &p2, tolerance, pose::queue_size(qsize, m1, m2));
+            let qsize = pose::queue_size(qsize, m1, m2);
+            let r = crate::query::distance::tolerance_placed(m1, &p1, m2, &p2, tolerance, qsize, None)
+                .map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
             unsafe { *result = RpqDistanceResult::from_query(&r) };
             Ok(())
         };

@@ -24,11 +24,9 @@
 //! [`RPQ_MIN_SCALE`, `RPQ_MAX_SCALE`].
 
 use std::ffi::c_int;
-use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::guard;
 use super::native::{RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_OK, RpqStatus};
-use super::{all_finite, guard};
-use crate::math::{Mat3, Placement, Vec3};
 use crate::model::Model;
 
 /// The smallest scale a pose may have (an `RpqPose`'s, one folded from a matrix, RAPID's).
@@ -45,13 +43,12 @@ pub const RPQ_MAX_QSIZE: c_int = 1 << 16;
 /// The bound the legacy RAPID and PQP calls check rotations against (see the module docs).
 pub(crate) const LEGACY_ROTATION_TOLERANCE: f64 = 1e-3;
 
-static ROTATION_TOLERANCE: AtomicU64 = AtomicU64::new(RPQ_ROTATION_TOLERANCE_DEFAULT.to_bits());
+pub(crate) use crate::pose::{PoseError, block_scale, placement, rotation_tolerance, scale_in_range};
 
-/// The process-wide rotation tolerance of the native API.
-#[inline(always)]
-pub(crate) fn rotation_tolerance() -> f64 {
-    f64::from_bits(ROTATION_TOLERANCE.load(Ordering::Relaxed))
-}
+// The C names of the core's limits (cbindgen writes literals only).
+const _: () = assert!(RPQ_MIN_SCALE == crate::pose::MIN_SCALE && RPQ_MAX_SCALE == crate::pose::MAX_SCALE);
+const _: () = assert!(RPQ_ROTATION_TOLERANCE_DEFAULT == crate::pose::ROTATION_TOLERANCE_DEFAULT);
+const _: () = assert!(RPQ_MAX_ROTATION_TOLERANCE == crate::pose::MAX_ROTATION_TOLERANCE);
 
 /// Sets the rotation tolerance of every later native call, process-wide (default
 /// `RPQ_ROTATION_TOLERANCE_DEFAULT`, 1e-5): how far from orthonormal, relative to its scale, a
@@ -60,12 +57,9 @@ pub(crate) fn rotation_tolerance() -> f64 {
 /// whose outcome should not change.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpq_set_rotation_tolerance(tolerance: f64) -> RpqStatus {
-    guard(RPQ_ERR_INTERNAL, || {
-        if !(0.0..=RPQ_MAX_ROTATION_TOLERANCE).contains(&tolerance) {
-            return RPQ_ERR_INVALID_ARGUMENT;
-        }
-        ROTATION_TOLERANCE.store(tolerance.to_bits(), Ordering::Relaxed);
-        RPQ_OK
+    guard(RPQ_ERR_INTERNAL, || match crate::pose::set_rotation_tolerance(tolerance) {
+        Ok(()) => RPQ_OK,
+        Err(_) => RPQ_ERR_INVALID_ARGUMENT,
     })
 }
 
@@ -73,137 +67,6 @@ pub extern "C" fn rpq_set_rotation_tolerance(tolerance: f64) -> RpqStatus {
 #[unsafe(no_mangle)]
 pub extern "C" fn rpq_rotation_tolerance() -> f64 {
     rotation_tolerance()
-}
-
-/// The uniform scale `k` of a row-major 3×3 block that is a rotation (a reflection too when
-/// `reflections`) times `k`, its columns orthonormal within `tolerance` relative to `k²`;
-/// `None` otherwise (and for a zero or non-finite block).
-///
-/// A block whose largest entry is outside [2^-300, 2^300] is first multiplied by a power of two
-/// that brings it to about 1: exact, so the decision and `k` are those of the plain formulas
-/// wherever those do not overflow or underflow. The Python package repeats this arithmetic
-/// operation for operation (`rapidpqp._api._pack_pose`).
-#[inline]
-pub(crate) fn block_scale(a: &[f64; 9], tolerance: f64, reflections: bool) -> Option<f64> {
-    // The largest magnitude, on the bit patterns (ordered as the magnitudes for finite values).
-    let top = a.iter().fold(0u64, |top, x| top.max(x.to_bits() & !(1 << 63)));
-    if top == 0 || top >= 0x7ff << 52 {
-        return None; // zero, NaN or infinite
-    }
-    // Its binary exponent (subnormals count as the smallest normal exponent).
-    let exponent = ((top >> 52) as i32 - 1023).max(-1022);
-    let (b, unit) = if (-300..=300).contains(&exponent) {
-        (*a, 1.0)
-    } else {
-        let down = pow2(-exponent);
-        (a.map(|x| x * down), pow2(exponent))
-    };
-    gram_check(&b, tolerance, reflections).map(|s2| unit * s2.sqrt())
-}
-
-/// The orthogonality test of [`block_scale`] on a block `b` of moderate size: `s²`, the mean
-/// squared column length, when the columns are orthogonal and of equal length within
-/// `tolerance * s²` (and the determinant positive unless `reflections`); else `None`. A block
-/// whose products overflow or underflow is refused (a NaN or infinite `s²` fails the tests).
-#[inline(always)]
-fn gram_check(b: &[f64; 9], tolerance: f64, reflections: bool) -> Option<f64> {
-    let c0 = b[0] * b[0] + b[3] * b[3] + b[6] * b[6];
-    let c1 = b[1] * b[1] + b[4] * b[4] + b[7] * b[7];
-    let c2 = b[2] * b[2] + b[5] * b[5] + b[8] * b[8];
-    let s2 = (c0 + c1 + c2) / 3.0;
-    let tol = tolerance * s2;
-    // (`&`, not `&&`: one branch instead of six.)
-    let orthogonal = ((c0 - s2).abs() <= tol)
-        & ((c1 - s2).abs() <= tol)
-        & ((c2 - s2).abs() <= tol)
-        & ((b[0] * b[1] + b[3] * b[4] + b[6] * b[7]).abs() <= tol)
-        & ((b[0] * b[2] + b[3] * b[5] + b[6] * b[8]).abs() <= tol)
-        & ((b[1] * b[2] + b[4] * b[5] + b[7] * b[8]).abs() <= tol);
-    if !orthogonal || s2 == 0.0 {
-        return None;
-    }
-    // Columns of equal length, orthogonal within tolerance <= 1e-2: |det| is about s³, never
-    // 0, so only its sign is left to decide, and only when reflections are refused.
-    if !reflections {
-        let det = b[0] * (b[4] * b[8] - b[5] * b[7]) - b[1] * (b[3] * b[8] - b[5] * b[6])
-            + b[2] * (b[3] * b[7] - b[4] * b[6]);
-        if det.is_nan() || det <= 0.0 {
-            return None;
-        }
-    }
-    Some(s2)
-}
-
-/// `2^e` for `-1022 <= e <= 1023` (exact).
-#[inline]
-fn pow2(e: i32) -> f64 {
-    f64::from_bits(((e + 1023) as u64) << 52)
-}
-
-/// True when `a` is a rotation within `tolerance` whose own scale is 1 within `tolerance`: the
-/// decision of [`block_scale`] followed by `|k − 1| <= tolerance`, without the rescaling (a
-/// block that would need it has a scale far from 1, and its products overflow or underflow,
-/// which the test refuses).
-#[inline]
-pub(crate) fn is_rotation(a: &[f64; 9], tolerance: f64, reflections: bool) -> bool {
-    gram_check(a, tolerance, reflections).is_some_and(|s2| (s2.sqrt() - 1.0).abs() <= tolerance)
-}
-
-/// Why a pose was refused (each layer has its own code for each), in order of precedence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum PoseError {
-    /// A NaN or infinite number anywhere.
-    NonFinite,
-    /// The scale outside [`RPQ_MIN_SCALE`, `RPQ_MAX_SCALE`].
-    InvalidScale,
-    /// The rotation is not one within the tolerance (see [`is_rotation`]).
-    NotRotation,
-}
-
-/// Checks a pose's numbers: finite, the scale in range, the rotation (row-major) one within
-/// `tolerance` (reflections too when `reflections`). The rotation test refuses any NaN or
-/// infinite entry by itself, so the rotation's entries are only scanned for one when it fails.
-#[inline(always)]
-pub(crate) fn check_pose(
-    r: &[f64; 9],
-    t: &[f64; 3],
-    scale: f64,
-    tolerance: f64,
-    reflections: bool,
-) -> Result<(), PoseError> {
-    let rotation = is_rotation(r, tolerance, reflections);
-    if !all_finite(&[t[0], t[1], t[2], scale]) || (!rotation && !all_finite(r)) {
-        Err(PoseError::NonFinite)
-    } else if !scale_in_range(scale) {
-        Err(PoseError::InvalidScale)
-    } else if !rotation {
-        Err(PoseError::NotRotation)
-    } else {
-        Ok(())
-    }
-}
-
-/// The placement of a checked pose ([`check_pose`]); `R` row-major.
-#[inline(always)]
-pub(crate) fn placement(
-    r: &[f64; 9],
-    t: &[f64; 3],
-    scale: f64,
-    tolerance: f64,
-    reflections: bool,
-) -> Result<Placement, PoseError> {
-    check_pose(r, t, scale, tolerance, reflections)?;
-    Ok(Placement {
-        rotation: Mat3::new(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]),
-        translation: Vec3::new(t[0], t[1], t[2]),
-        scale,
-    })
-}
-
-/// True when a scale is within [`RPQ_MIN_SCALE`], [`RPQ_MAX_SCALE`] (false for NaN).
-#[inline(always)]
-pub(crate) fn scale_in_range(scale: f64) -> bool {
-    (RPQ_MIN_SCALE..=RPQ_MAX_SCALE).contains(&scale)
 }
 
 /// A distance or tolerance search's queue size: 2 for `qsize <= 2` (the default search
@@ -221,92 +84,7 @@ pub(crate) fn queue_size(qsize: c_int, m1: &Model, m2: &Model) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rot(angle: f64) -> [f64; 9] {
-        let (c, s) = (angle.cos(), angle.sin());
-        [c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0]
-    }
-
-    #[test]
-    fn rotations_and_scaled_rotations() {
-        let r = rot(0.7);
-        assert!(is_rotation(&r, 1e-5, false));
-        let k = block_scale(&r.map(|x| 3.0 * x), 1e-5, false).unwrap();
-        assert!((k - 3.0).abs() < 1e-15);
-        assert!(!is_rotation(&r.map(|x| 3.0 * x), 1e-5, false), "3 R is not a rotation");
-        assert!(block_scale(&[0.0; 9], 1e-5, false).is_none(), "zero");
-        let tiny = [5e-324, 0.0, 0.0, 0.0, 5e-324, 0.0, 0.0, 0.0, 5e-324];
-        assert!(block_scale(&tiny, 1e-5, false).is_some_and(|k| k > 0.0 && k < 1e-300), "subnormal");
-        let mut sheared = r;
-        sheared[1] += 1e-3;
-        assert!(block_scale(&sheared, 1e-5, false).is_none());
-        assert!(block_scale(&sheared, 1e-2, false).is_some());
-        let reflection = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0];
-        assert!(!is_rotation(&reflection, 1e-5, false) && is_rotation(&reflection, 1e-5, true));
-        let mut nan = r;
-        nan[4] = f64::NAN;
-        assert!(block_scale(&nan, 1e-5, true).is_none());
-        // No overflow or underflow inside the check, whatever the finite scale.
-        for e in [-307, -300, -200, -100, 100, 200, 300, 307] {
-            let f = 10f64.powi(e);
-            let k = block_scale(&r.map(|x| f * x), 1e-5, false).unwrap();
-            assert!((k / f - 1.0).abs() < 1e-14, "{e}");
-        }
-        assert!(scale_in_range(1.0) && scale_in_range(1e100) && scale_in_range(1e-100));
-        assert!(!scale_in_range(1e101) && !scale_in_range(1e-101) && !scale_in_range(f64::NAN));
-    }
-
-    #[test]
-    fn is_rotation_decides_as_block_scale() {
-        let mut rng = crate::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
-        let mut accepted = 0;
-        for k in 0..20000 {
-            let mut r = rot(rng.range(0.0, 6.3));
-            for v in &mut r {
-                *v = *v * (1.0 + rng.range(-4e-6, 4e-6)) + rng.range(-4e-6, 4e-6);
-            }
-            let f = [1.0, 1.0, 1.0 + 1e-5, 1e-200, 1e200, 1e300, 1e-310][k % 7];
-            let r = r.map(|x| x * f);
-            let want = block_scale(&r, 1e-5, k % 2 == 0).is_some_and(|k| (k - 1.0).abs() <= 1e-5);
-            assert_eq!(is_rotation(&r, 1e-5, k % 2 == 0), want, "{r:?}");
-            accepted += usize::from(want);
-        }
-        assert!((2000..12000).contains(&accepted), "both outcomes are exercised ({accepted})");
-    }
-
-    #[test]
-    fn scaling_by_powers_of_two_changes_nothing() {
-        for k in 0..500 {
-            let r = rot(0.013 * k as f64).map(|x| x * (1.0 + 1e-7 * (k % 7) as f64));
-            let plain = block_scale(&r, 1e-6, false);
-            for e in [-900, -400, 400, 900] {
-                let scaled = block_scale(&r.map(|x| x * pow2(e)), 1e-6, false);
-                assert_eq!(scaled.is_some(), plain.is_some(), "{k} {e}");
-                if let (Some(a), Some(b)) = (plain, scaled) {
-                    assert_eq!(a * pow2(e), b, "{k} {e}: exactly the plain k, scaled");
-                }
-            }
-        }
-        assert_eq!(pow2(0), 1.0);
-        assert_eq!(pow2(-1022), f64::MIN_POSITIVE);
-        assert_eq!(pow2(10), 1024.0);
-    }
-
-    #[test]
-    fn six_decimal_rotations_pass_the_default_and_legacy_tolerances() {
-        let mut worst = 0.0f64;
-        for k in 0..2000 {
-            let (a, b) = (0.37 * k as f64, 0.11 * k as f64);
-            let (ca, sa, cb, sb) = (a.cos(), a.sin(), b.cos(), b.sin());
-            let r = [ca * cb, -sa, ca * sb, sa * cb, ca, sa * sb, -sb, 0.0, cb];
-            let rounded = r.map(|x| (x * 1e6).round() / 1e6);
-            assert!(is_rotation(&rounded, RPQ_ROTATION_TOLERANCE_DEFAULT, false), "{rounded:?}");
-            assert!(is_rotation(&rounded, LEGACY_ROTATION_TOLERANCE, true));
-            let c0 = rounded[0] * rounded[0] + rounded[3] * rounded[3] + rounded[6] * rounded[6];
-            worst = worst.max((c0 - 1.0).abs());
-        }
-        assert!(worst > 1e-7, "the rounding is felt ({worst})");
-    }
+    use crate::pose::is_rotation;
 
     #[test]
     fn the_tolerance_setting_is_checked() {
@@ -316,5 +94,16 @@ mod tests {
         assert_eq!(rpq_set_rotation_tolerance(0.5), RPQ_ERR_INVALID_ARGUMENT);
         assert_eq!(rotation_tolerance(), before, "nothing changed");
         assert_eq!(rpq_rotation_tolerance(), before);
+    }
+
+    #[test]
+    fn six_decimal_rotations_pass_the_legacy_tolerance() {
+        for k in 0..2000 {
+            let (a, b) = (0.37 * k as f64, 0.11 * k as f64);
+            let (ca, sa, cb, sb) = (a.cos(), a.sin(), b.cos(), b.sin());
+            let r = [ca * cb, -sa, ca * sb, sa * cb, ca, sa * sb, -sb, 0.0, cb];
+            let rounded = r.map(|x| (x * 1e6).round() / 1e6);
+            assert!(is_rotation(&rounded, LEGACY_ROTATION_TOLERANCE, true));
+        }
     }
 }

@@ -571,7 +571,8 @@ pub(crate) unsafe fn collide_models(
         ..CollideRequest::default()
     };
     let mut query = |out: &mut CollideResult| {
-        collide::collide(input.b1, &input.p1, input.b2, &input.p2, &request, out).map_err(|_| PQP_ERR_OUT_OF_RANGE)?;
+        collide::collide_placed(input.b1, &input.p1, input.b2, &input.p2, &request, out)
+            .map_err(|_| PQP_ERR_OUT_OF_RANGE)?;
         write_pairs(res, &out.pairs).map(|()| (out.bv_tests, out.tri_tests))
     };
     let counts = match COLLIDE_SCRATCH.try_with(CollideResult::new, &mut query) {
@@ -665,7 +666,9 @@ pub(crate) unsafe fn distance_models(
     let last = unsafe { ((*input.m1).last_tri, (*input.m2).last_tri) };
     let mut cache = DistanceCache { last_pair: Some(last) };
     let request = DistanceRequest { rel_err, abs_err, qsize: queue_size(qsize, input.b1, input.b2) };
-    let r = distance::distance(input.b1, &input.p1, input.b2, &input.p2, &request, Some(&mut cache));
+    let Ok(r) = distance::distance_placed(input.b1, &input.p1, input.b2, &input.p2, &request, Some(&mut cache)) else {
+        return PQP_ERR_OUT_OF_RANGE;
+    };
     if let Some((t1, t2)) = cache.last_pair {
         // SAFETY: both live; the borrows of the built models do not cover `last_tri`. The same
         // model twice gets both writes, as PQP's.
@@ -737,8 +740,24 @@ pub(crate) unsafe fn tolerance_models(
         return PQP_ERR_NON_FINITE;
     }
     let tolerance = tolerance.max(0.0);
-    let r =
-        distance::tolerance(input.b1, &input.p1, input.b2, &input.p2, tolerance, queue_size(qsize, input.b1, input.b2));
+    // The models' warm start (PQP's `last_tri`) serves tolerance queries too: a pair within the
+    // tolerance answers at once; the pair found when closer is kept.
+    // SAFETY: both live; plain reads.
+    let last = unsafe { ((*input.m1).last_tri, (*input.m2).last_tri) };
+    let mut cache = DistanceCache { last_pair: Some(last) };
+    let qsize_used = queue_size(qsize, input.b1, input.b2);
+    let Ok(r) =
+        distance::tolerance_placed(input.b1, &input.p1, input.b2, &input.p2, tolerance, qsize_used, Some(&mut cache))
+    else {
+        return PQP_ERR_OUT_OF_RANGE;
+    };
+    if let (true, Some((t1, t2))) = (r.closer, cache.last_pair) {
+        // SAFETY: as in `distance_models`.
+        unsafe {
+            (*input.m1).last_tri = t1;
+            (*input.m2).last_tri = t2;
+        }
+    }
     res.closer_than_tolerance = c_int::from(r.closer);
     res.tolerance = tolerance;
     write_distance_fields!(res, r, input, qsize, watch);

@@ -335,7 +335,7 @@ pub unsafe extern "C" fn RAPID_CollideScaled(
             ..CollideRequest::default()
         };
         LEGACY.with(CollideResult::new, |result| {
-            if collide::collide(b1, &p1, b2, &p2, &request, result).is_err() {
+            if collide::collide_placed(b1, &p1, b2, &p2, &request, result).is_err() {
                 return RAPID_ERR_OUT_OF_RANGE;
             }
             let slots = global_slots();

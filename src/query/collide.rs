@@ -1,6 +1,6 @@
 //! Collision: which triangle pairs of two placed models intersect.
 
-use super::{RangeError, Relative};
+use super::{QueryError, RangeError, Relative, check_placements};
 use crate::bv::obb::{
     Both, BoxTest, DUAL, Margins, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint,
     pair_disjoint, spheres_disjoint, uses_spheres,
@@ -88,10 +88,25 @@ struct Stacks {
 /// Finds the intersecting triangle pairs of `m1` placed at `p1` and `m2` placed at `p2`
 /// (all of them, or the first one). Touching triangles intersect: the answer is exact for
 /// the triangles as the test sees them (the other model's vertices placed in the frame of
-/// `request.frame`, in `f64`). Placements must be valid (finite, positive scale); the caller
-/// checks. Refused, with `result` unchanged, when a coordinate would leave the supported
-/// range ([`super::RANGE_LIMIT`]).
+/// `request.frame`, in `f64`).
+///
+/// Refused, with `result` unchanged, when a placement is not one ([`Placement::check`]) or a
+/// coordinate would leave the supported range ([`super::RANGE_LIMIT`]).
 pub fn collide(
+    m1: &Model,
+    p1: &Placement,
+    m2: &Model,
+    p2: &Placement,
+    request: &CollideRequest,
+    result: &mut CollideResult,
+) -> Result<(), QueryError> {
+    check_placements(p1, p2)?;
+    Ok(collide_placed(m1, p1, m2, p2, request, result)?)
+}
+
+/// [`collide`] for placements the caller has checked (the C layers, each with its own rules):
+/// only the range is checked here.
+pub(crate) fn collide_placed(
     m1: &Model,
     p1: &Placement,
     m2: &Model,

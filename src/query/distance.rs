@@ -22,7 +22,7 @@ use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::Relative;
+use super::{QueryError, RangeError, Relative, check_placements};
 use crate::bv::obb::{NodePair, PackedFrame};
 use crate::geometry::tri_distance::triangle_distance_within;
 use crate::lanes::F2;
@@ -179,7 +179,7 @@ impl FrameMap {
 /// candidate is skipped; what is left is clamped at 0.
 #[inline(always)]
 fn lower_bounds(slot: &NodePair, kept: &Kept, margin: F2) -> (F2, F2) {
-    let ld = |p: &crate::bv::obb::P32| F2::from_f32(&p.0);
+    let ld = crate::bv::obb::P32::load;
     let ax: [[F2; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|k| ld(&slot.frame[k][i])));
     let h: [F2; 3] = std::array::from_fn(|i| ld(&slot.half[i]));
     let c: [F2; 3] = std::array::from_fn(|k| ld(&slot.frame[k][3]));
@@ -615,18 +615,19 @@ struct Goal {
     abs_err: f64,
 }
 
-fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> DistanceResult {
+fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> Result<DistanceResult, RangeError> {
+    Relative::between(p1, p2).check_range(m1, m2)?;
     let mut search = prepare(m1, p1, m2, p2, goal);
     if m1.num_triangles() == 1 && m2.num_triangles() == 1 {
         // The roots are a leaf pair: no search.
         search.leaf_pair(0, 0, true);
-        return finish(&search, goal, p1);
+        return Ok(finish(&search, goal, p1));
     }
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut scratch) => search_from_root(&mut search, goal, &mut scratch),
         Err(_) => search_from_root(&mut search, goal, &mut Scratch::default()),
     });
-    finish(&search, goal, p1)
+    Ok(finish(&search, goal, p1))
 }
 
 /// The search of `goal` on the two placed models, seeded from the warm start.
@@ -797,6 +798,10 @@ fn support(m: &Model, dir: &Vec3, stack: &mut Vec<Entry>, visits: &mut u64) -> (
 /// The distance between `m1` placed at `p1` and `m2` at `p2`, within the request's error
 /// bounds, with a closest point on each model (each in its own model's frame). `cache` is
 /// read as a warm start and updated with the closest pair.
+///
+/// Refused when a placement is not one ([`Placement::check`]), an error bound is negative,
+/// NaN or infinite, or a coordinate would leave the supported range
+/// ([`super::RANGE_LIMIT`]).
 pub fn distance(
     m1: &Model,
     p1: &Placement,
@@ -804,7 +809,25 @@ pub fn distance(
     p2: &Placement,
     request: &DistanceRequest,
     cache: Option<&mut DistanceCache>,
-) -> DistanceResult {
+) -> Result<DistanceResult, QueryError> {
+    check_placements(p1, p2)?;
+    let bound_ok = |x: f64| x >= 0.0 && x.is_finite();
+    if !(bound_ok(request.rel_err) && bound_ok(request.abs_err)) {
+        return Err(QueryError::InvalidArgument);
+    }
+    Ok(distance_placed(m1, p1, m2, p2, request, cache)?)
+}
+
+/// [`distance`] for placements and a request the caller has checked (the C layers, each with
+/// its own rules): only the range is checked here.
+pub(crate) fn distance_placed(
+    m1: &Model,
+    p1: &Placement,
+    m2: &Model,
+    p2: &Placement,
+    request: &DistanceRequest,
+    cache: Option<&mut DistanceCache>,
+) -> Result<DistanceResult, RangeError> {
     let goal = Goal {
         qsize: request.qsize,
         warm_start: cache.as_ref().and_then(|c| c.last_pair),
@@ -812,11 +835,11 @@ pub fn distance(
         rel_err: request.rel_err.max(0.0),
         abs_err: request.abs_err.max(0.0),
     };
-    let result = run(m1, p1, m2, p2, goal);
+    let result = run(m1, p1, m2, p2, goal)?;
     if let Some(cache) = cache {
         cache.last_pair = result.closest_pair;
     }
-    result
+    Ok(result)
 }
 
 /// Whether `m1` at `p1` and `m2` at `p2` are at most `tolerance` apart (a negative tolerance
@@ -824,6 +847,13 @@ pub fn distance(
 /// `distance` and the points are that pair's (at most the tolerance, not necessarily the
 /// minimum); when not closer, `distance` is a lower bound of the true distance (greater than
 /// the tolerance) and the points are NaN.
+///
+/// `cache` (shared with [`distance`]) is read as a warm start: when its pair is within the
+/// tolerance the query is answered at once, which makes coherent queries (a simulator's
+/// steps) cheap; it is updated with the pair found when closer.
+///
+/// Refused when a placement is not one ([`Placement::check`]), the tolerance is NaN, or a
+/// coordinate would leave the supported range ([`super::RANGE_LIMIT`]).
 pub fn tolerance(
     m1: &Model,
     p1: &Placement,
@@ -831,9 +861,32 @@ pub fn tolerance(
     p2: &Placement,
     tolerance: f64,
     qsize: usize,
-) -> DistanceResult {
-    let goal = Goal { qsize, warm_start: None, stop_at: Some(tolerance.max(0.0)), rel_err: 0.0, abs_err: 0.0 };
-    run(m1, p1, m2, p2, goal)
+    cache: Option<&mut DistanceCache>,
+) -> Result<DistanceResult, QueryError> {
+    check_placements(p1, p2)?;
+    if tolerance.is_nan() {
+        return Err(QueryError::InvalidArgument);
+    }
+    Ok(tolerance_placed(m1, p1, m2, p2, tolerance, qsize, cache)?)
+}
+
+/// [`tolerance`] for placements the caller has checked: only the range is checked here.
+pub(crate) fn tolerance_placed(
+    m1: &Model,
+    p1: &Placement,
+    m2: &Model,
+    p2: &Placement,
+    tolerance: f64,
+    qsize: usize,
+    cache: Option<&mut DistanceCache>,
+) -> Result<DistanceResult, RangeError> {
+    let warm_start = cache.as_ref().and_then(|c| c.last_pair);
+    let goal = Goal { qsize, warm_start, stop_at: Some(tolerance.max(0.0)), rel_err: 0.0, abs_err: 0.0 };
+    let result = run(m1, p1, m2, p2, goal)?;
+    if let (Some(cache), Some(pair)) = (cache, result.closest_pair) {
+        cache.last_pair = Some(pair);
+    }
+    Ok(result)
 }
 
 #[cfg(test)]
@@ -901,7 +954,7 @@ mod tests {
                 let tol = 1e-12 * size;
                 for qsize in [2, 3, 16] {
                     let request = DistanceRequest { qsize, ..Default::default() };
-                    let r = distance(&ma, &pa, &mb, &pb, &request, Some(&mut cache));
+                    let r = distance_placed(&ma, &pa, &mb, &pb, &request, Some(&mut cache)).unwrap();
                     assert!((r.distance - truth).abs() <= tol, "case {case} qsize {qsize}: {} vs {truth}", r.distance);
                     let apart = (pa.apply(&r.p1) - pb.apply(&r.p2)).norm();
                     assert!((apart - r.distance).abs() <= tol, "points {apart} vs {}", r.distance);
@@ -913,12 +966,13 @@ mod tests {
                     assert!((pair.distance - truth).abs() <= tol);
                     // Within the requested error, never below the truth.
                     let (rel_err, abs_err) = (0.25, 0.05 * truth);
-                    let r = distance(&ma, &pa, &mb, &pb, &DistanceRequest { rel_err, abs_err, qsize }, None);
+                    let r = distance_placed(&ma, &pa, &mb, &pb, &DistanceRequest { rel_err, abs_err, qsize }, None)
+                        .unwrap();
                     assert!(r.distance >= truth - tol);
                     assert!(r.distance <= truth + abs_err.min(rel_err * truth) + tol);
                     // Tolerance queries on both sides of the distance.
                     for t in [0.0, truth * 0.5, truth * 0.999, truth * 1.001, truth * 2.0, truth + 1.0] {
-                        let r = tolerance(&ma, &pa, &mb, &pb, t, qsize);
+                        let r = tolerance_placed(&ma, &pa, &mb, &pb, t, qsize, None).unwrap();
                         if (t - truth).abs() <= tol {
                             continue;
                         }
@@ -1083,7 +1137,7 @@ mod tests {
                 scale: if case % 4 == 3 { rng.range(0.5, 2.0) } else { 1.0 },
             };
             let truth = brute_force(&ta, &pa, &tb, &pb);
-            let r = distance(&ma, &pa, &mb, &pb, &DistanceRequest::default(), None);
+            let r = distance_placed(&ma, &pa, &mb, &pb, &DistanceRequest::default(), None).unwrap();
             let coords = (pa.translation.amax() + pb.translation.amax() + offset.amax() + 4.0 * size) * 4.0;
             assert!((r.distance - truth).abs() <= 1e-13 * coords, "case {case}: {} vs {truth}", r.distance);
             let pairs = (2 * ta.len() - 1) as u64 * (2 * tb.len() - 1) as u64;
@@ -1125,7 +1179,7 @@ mod tests {
                     scale: 1.0,
                 };
                 let truth = brute_force(&tris, &pa, &tris, &pb);
-                let r = distance(&m, &pa, &m, &pb, &DistanceRequest::default(), None);
+                let r = distance_placed(&m, &pa, &m, &pb, &DistanceRequest::default(), None).unwrap();
                 assert!((r.distance - truth).abs() <= 1e-13 * (far + 4.0), "1e{exp}: {} vs {truth}", r.distance);
                 assert!(r.bv_tests <= nodes, "1e{exp}: {} bound tests for {nodes} nodes", r.bv_tests);
             }

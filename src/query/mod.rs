@@ -4,9 +4,11 @@ pub mod collide;
 pub mod distance;
 
 pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
+pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tolerance};
 
 use crate::math::{Mat3, Placement, Vec3};
 use crate::model::Model;
+use crate::pose::PoseError;
 
 /// The supported range: a query runs only when every coordinate it computes with stays within
 /// `2^1000` (about `1.07e301`) in magnitude — each model's own coordinates, and the other
@@ -32,6 +34,60 @@ impl std::fmt::Display for RangeError {
 }
 
 impl std::error::Error for RangeError {}
+
+/// Why a query was refused; nothing was computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryError {
+    /// A placement has a NaN or infinite number.
+    NonFinite,
+    /// A placement's scale is outside [`crate::pose::MIN_SCALE`], [`crate::pose::MAX_SCALE`].
+    InvalidScale,
+    /// A placement's rotation is not a rotation within [`crate::pose::rotation_tolerance`].
+    NotRotation,
+    /// Coordinates or placements beyond the supported range ([`RANGE_LIMIT`]).
+    OutOfRange,
+    /// A request's number out of its documented range (a negative or NaN error bound or
+    /// tolerance, an infinite error bound).
+    InvalidArgument,
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryError::NonFinite => PoseError::NonFinite.fmt(f),
+            QueryError::InvalidScale => PoseError::InvalidScale.fmt(f),
+            QueryError::NotRotation => PoseError::NotRotation.fmt(f),
+            QueryError::OutOfRange => RangeError.fmt(f),
+            QueryError::InvalidArgument => f.write_str("a request's number is out of its documented range"),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+impl From<PoseError> for QueryError {
+    fn from(e: PoseError) -> QueryError {
+        match e {
+            PoseError::NonFinite => QueryError::NonFinite,
+            PoseError::InvalidScale => QueryError::InvalidScale,
+            PoseError::NotRotation => QueryError::NotRotation,
+        }
+    }
+}
+
+impl From<RangeError> for QueryError {
+    fn from(_: RangeError) -> QueryError {
+        QueryError::OutOfRange
+    }
+}
+
+/// The placements of a query from the Rust API: checked as the native C API checks them
+/// ([`Placement::check`]).
+pub(crate) fn check_placements(p1: &Placement, p2: &Placement) -> Result<(), QueryError> {
+    p1.check()?;
+    p2.check()?;
+    Ok(())
+}
 
 /// Model `b`'s placement in model `a`'s frame: a point `x` of `b` sits at `scale * rotation * x
 /// + translation` in `a`'s coordinates.
