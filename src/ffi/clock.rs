@@ -3,21 +3,19 @@
 //! PQP timed every query with two clock reads; through the vDSO a `CLOCK_MONOTONIC` read costs
 //! 20–40 ns, a large share of a small query. On x86-64 the stopwatch reads the time-stamp
 //! counter instead (`rdtsc`, constant-rate on every x86-64 processor of the last fifteen years)
-//! and converts ticks to seconds with a rate measured once against the monotonic clock: the
-//! first queries of the process, until 20 ms have passed since the first one, are timed with
-//! the monotonic clock while the rate is measured. Elsewhere, and where the counter misbehaves
+//! and converts ticks to seconds with a rate measured once against the monotonic clock, over
+//! 0.2 ms that the first timed query of the process waits for. Elsewhere, and where the counter misbehaves
 //! (goes backwards, or runs at an implausible rate), the monotonic clock is used throughout.
 
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Seconds per counter tick as `f64` bits; 0 while not measured, [`NO_COUNTER`] when the
 /// counter is not used.
 static SECONDS_PER_TICK: AtomicU64 = AtomicU64::new(0);
 const NO_COUNTER: u64 = u64::MAX;
-/// How long the rate is measured over.
-const CALIBRATION_SECS: f64 = 0.02;
+/// How long the rate is measured over (the clock reads are good to tens of nanoseconds).
+const CALIBRATION_SECS: f64 = 2e-4;
 
 /// A running timer.
 pub(crate) enum Stopwatch {
@@ -36,8 +34,9 @@ impl Stopwatch {
 
     #[cold]
     fn start_slow() -> Stopwatch {
-        calibrate();
-        Stopwatch::Clock(Instant::now())
+        let now = Instant::now();
+        calibrate(now);
+        Stopwatch::Clock(now)
     }
 
     /// Seconds since `start`.
@@ -69,29 +68,30 @@ fn ticks() -> u64 {
     0
 }
 
-/// Measures the counter's rate against the monotonic clock: the first call records both, a
-/// later call at least [`CALIBRATION_SECS`] later sets the rate.
-fn calibrate() {
+/// Measures the counter's rate against the monotonic clock, once: two samples
+/// [`CALIBRATION_SECS`] apart, waited for (the first timed query of the process pays it,
+/// once; `query_time_secs` is then good to about 1e-4 of itself, far finer than the clock
+/// reads PQP took it from). A thread that finds the measurement under way times its query
+/// with the clock meanwhile.
+fn calibrate(_now: Instant) {
+    static STARTED: AtomicBool = AtomicBool::new(false);
     if !cfg!(target_arch = "x86_64") {
         SECONDS_PER_TICK.store(NO_COUNTER, Ordering::Relaxed);
         return;
     }
-    static ORIGIN: OnceLock<(u64, Instant)> = OnceLock::new();
-    let &(t0, c0) = ORIGIN.get_or_init(sample);
-    let (t1, c1) = sample();
-    let seconds = c1.duration_since(c0).as_secs_f64();
-    if seconds < CALIBRATION_SECS {
+    if STARTED.swap(true, Ordering::Relaxed) {
         return;
     }
+    let (t0, c0) = sample();
+    while c0.elapsed().as_secs_f64() < CALIBRATION_SECS {
+        std::hint::spin_loop();
+    }
+    let (t1, c1) = sample();
+    let seconds = c1.duration_since(c0).as_secs_f64();
     let rate = if t1 > t0 { seconds / (t1 - t0) as f64 } else { 0.0 };
     // A plausible counter runs between 100 MHz and 20 GHz.
     let plausible = (1.0 / 20e9..=1.0 / 100e6).contains(&rate);
-    let _ = SECONDS_PER_TICK.compare_exchange(
-        0,
-        if plausible { rate.to_bits() } else { NO_COUNTER },
-        Ordering::Relaxed,
-        Ordering::Relaxed,
-    );
+    SECONDS_PER_TICK.store(if plausible { rate.to_bits() } else { NO_COUNTER }, Ordering::Relaxed);
 }
 
 /// The counter and the clock read at (nearly) the same moment: of a few tries, the one whose

@@ -120,6 +120,20 @@ pub(crate) fn collide_placed(
     };
     rel.check_range(a, b)?;
     result.clear();
+    if a.num_triangles() == 1 && b.num_triangles() == 1 {
+        // The roots are leaves: the exact triangle test is the whole query (a box test could
+        // only repeat its answer).
+        result.tri_tests = 1;
+        if triangles_intersect(&a.triangles()[0], &transform(&b.triangles()[0], &rel)) {
+            let (ida, idb) = (a.ids()[0], b.ids()[0]);
+            result.pairs.push(if swapped {
+                ContactPair { id1: idb, id2: ida }
+            } else {
+                ContactPair { id1: ida, id2: idb }
+            });
+        }
+        return Ok(());
+    }
     match request.box_test {
         BoxTest::Sat15 => traverse::<SAT15>(a, b, &rel, request.first_contact, result, swapped),
         BoxTest::SatLite => traverse::<SAT_LITE>(a, b, &rel, request.first_contact, result, swapped),

@@ -616,18 +616,41 @@ struct Goal {
 }
 
 fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> Result<DistanceResult, RangeError> {
-    Relative::between(p1, p2).check_range(m1, m2)?;
-    let mut search = prepare(m1, p1, m2, p2, goal);
+    let rel = Relative::between(p1, p2);
+    rel.check_range(m1, m2)?;
     if m1.num_triangles() == 1 && m2.num_triangles() == 1 {
-        // The roots are a leaf pair: no search.
-        search.leaf_pair(0, 0, true);
-        return Ok(finish(&search, goal, p1));
+        return Ok(single_pair(m1, p1, m2, &rel, goal));
     }
+    let mut search = prepare(m1, p1, m2, p2, goal);
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut scratch) => search_from_root(&mut search, goal, &mut scratch),
         Err(_) => search_from_root(&mut search, goal, &mut Scratch::default()),
     });
     Ok(finish(&search, goal, p1))
+}
+
+/// Models of one triangle each (the roots are a leaf pair): the exact triangle distance is
+/// the whole query, with no search to set up.
+fn single_pair(m1: &Model, p1: &Placement, m2: &Model, rel: &Relative, goal: Goal) -> DistanceResult {
+    let b = m2.triangles()[0].map(|p| rel.apply(&p));
+    let d = triangle_distance_within(&m1.triangles()[0], &b, f64::INFINITY).expect("no cut");
+    let within = goal.stop_at.is_none_or(|t| d.distance <= t / p1.scale);
+    let mut result = DistanceResult {
+        distance: d.distance * p1.scale,
+        tri_tests: 1,
+        closer: goal.stop_at.is_some() && within,
+        ..Default::default()
+    };
+    if within {
+        result.p1 = d.p;
+        result.p2 = rel.rotation.transpose() * (d.q - rel.translation) / rel.scale;
+        result.closest_pair = Some((0, 0));
+    } else {
+        // Not closer: the distance (exact, so a lower bound too) and no points.
+        result.p1 = Vec3::repeat(f64::NAN);
+        result.p2 = Vec3::repeat(f64::NAN);
+    }
+    result
 }
 
 /// The search of `goal` on the two placed models, seeded from the warm start.
