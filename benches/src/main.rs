@@ -35,13 +35,14 @@ const PASSES: usize = 5;
 const TRAJECTORY_STEPS: usize = 1000;
 
 /// The scenes, in the order a full run takes them: name and what it measures.
-const SCENES: [(&str, &str); 15] = [
+const SCENES: [(&str, &str); 16] = [
     ("tori", "legacy C entry points, Rust core, originals and FCL on the tori fixture case"),
     ("soup", "the same on the soup fixture case"),
     ("bunny_sphere", "the same on the bunny_sphere fixture case"),
     ("separated", "the same on the separated fixture case"),
     ("single", "the same on the single fixture case (one triangle each: a call's fixed cost)"),
     ("memory", "bytes per triangle of one model build through the RAPID, PQP, native C and Rust APIs, every mesh"),
+    ("large", "generated models of 1M, 2M and 4M triangles: build time, peak and finished RSS, loading"),
     ("trajectory-bunny_sphere", "1,000-step path of bunny_sphere: legacy PQP vs native API with and without cache"),
     ("trajectory-tori", "the same with the tori fixture's models"),
     ("build", "Rust core: build time and the model's own byte count, every mesh"),
@@ -128,6 +129,9 @@ fn main() {
     if args.first().map(String::as_str) == Some(memory::CHILD_FLAG) {
         memory::child(args.get(1).expect("--memory-child MESH"));
     }
+    if args.first().map(String::as_str) == Some(memory::LARGE_CHILD_FLAG) {
+        memory::large_child(args.get(1).and_then(|n| n.parse().ok()).expect("--large-child N"));
+    }
     let options = parse_args(&args).unwrap_or_else(|why| {
         eprintln!("rapidpqp-bench: {why}\n\n{}", usage());
         std::process::exit(2)
@@ -151,6 +155,9 @@ fn main() {
     }
     if run("memory") {
         csvs.push(("memory.csv".into(), memory::run(&mut failures)));
+    }
+    if run("large") {
+        csvs.push(("large.csv".into(), memory::large(&mut failures)));
     }
     let mut trajectory_csv = String::from(trajectory::CSV_HEADER);
     for scene in trajectory::SCENES.into_iter().filter(|s| run(s)) {

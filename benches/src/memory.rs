@@ -180,3 +180,85 @@ pub fn run(failures: &mut Vec<String>) -> String {
     }
     csv
 }
+
+/// The child process of the large-model scene: `rapidpqp-bench --large-child N` builds a
+/// bumpy torus of N triangles through the Rust API and prints one `large` line: build
+/// seconds, peak RSS growth during the build (the caller's triangles, which `Model::new`
+/// consumes, counted), finished RSS growth, serialized bytes, and the median of three loads
+/// (`model_from_bytes`, every check on).
+pub const LARGE_CHILD_FLAG: &str = "--large-child";
+
+pub fn large_child(n: usize) -> ! {
+    let (base, _) = resident();
+    reset_peak();
+    let tris = crate::shapes::bumpy_torus(n);
+    let ids: Vec<i32> = (0..tris.len() as i32).collect();
+    let t = std::time::Instant::now();
+    let model = Model::new(tris, ids).expect("model builds");
+    let build = t.elapsed().as_secs_f64();
+    let (finished, peak) = resident();
+    let bytes = rapidpqp::serialize::model_to_bytes(&model);
+    drop(model);
+    let mut loads: Vec<f64> = (0..3)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            let m = rapidpqp::serialize::model_from_bytes(&bytes).expect("loads");
+            assert_eq!(m.num_triangles(), n);
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    loads.sort_by(f64::total_cmp);
+    println!("large {n} {build} {} {} {} {}", peak - base, finished - base, bytes.len(), loads[1]);
+    std::process::exit(0)
+}
+
+/// Generated models of 1M, 2M and 4M triangles (issue 13): build, peak and finished RSS,
+/// and loading the serialized model, each in a fresh process. Returns the CSV.
+pub fn large(failures: &mut Vec<String>) -> String {
+    say!("\n## Large models: build, memory and loading\n");
+    say!(
+        "A bumpy torus of N triangles built through the Rust API in a fresh process: build time; peak RSS growth \
+         during the build over the process before the input existed (the caller's triangles, which `Model::new` \
+         takes over, included); the finished model's RSS growth; the serialized size; the median of three loads \
+         (`model_from_bytes`, every check on). MB = 10^6 bytes. Targets (issue 13): peak at most twice the \
+         finished model; loading at least 20 times faster than building.\n"
+    );
+    say!("| triangles | build s | peak MB (B/tri) | finished MB (B/tri) | peak / finished | serialized MB | load s | build / load |");
+    say!("|---|---|---|---|---|---|---|---|");
+    let mut csv = String::from("triangles,build_s,peak_bytes,finished_bytes,serialized_bytes,load_s\n");
+    for n in [1_000_000usize, 2_000_000, 4_000_000] {
+        let exe = std::env::current_exe().expect("own path");
+        let out = match Command::new(exe).args([LARGE_CHILD_FLAG, &n.to_string()]).output() {
+            Ok(out) if out.status.success() => out,
+            Ok(out) => {
+                failures.push(format!("large {n}: {}", String::from_utf8_lossy(&out.stderr)));
+                continue;
+            }
+            Err(e) => {
+                failures.push(format!("large {n}: {e}"));
+                continue;
+            }
+        };
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let Some(v) = text.lines().find_map(|l| l.strip_prefix("large ")).map(|l| {
+            l.split(' ').map(|w| w.parse::<f64>().unwrap_or(f64::NAN)).collect::<Vec<f64>>()
+        }) else {
+            failures.push(format!("large {n}: no result line"));
+            continue;
+        };
+        let (build, peak, finished, bytes, load) = (v[1], v[2], v[3], v[4], v[5]);
+        let nf = n as f64;
+        say!(
+            "| {n} | {build:.2} | {:.0} ({:.0}) | {:.0} ({:.0}) | {:.2} | {:.0} | {load:.3} | {:.1}× |",
+            peak / 1e6,
+            peak / nf,
+            finished / 1e6,
+            finished / nf,
+            peak / finished,
+            bytes / 1e6,
+            build / load
+        );
+        csv.push_str(&format!("{n},{build},{peak},{finished},{bytes},{load}\n"));
+    }
+    csv
+}

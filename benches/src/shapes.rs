@@ -62,3 +62,24 @@ pub fn bounding_sphere(tris: &[Triangle]) -> (Vec3, f64) {
     let c = (lo + hi) / 2.0;
     (c, tris.iter().flatten().map(|p| (p - c).norm()).fold(0.0, f64::max))
 }
+
+/// A bumpy torus of about `n` triangles (rounded to the grid): the large-model scene's input.
+pub fn bumpy_torus(n: usize) -> Vec<Triangle> {
+    let rows = ((n / 2) as f64 / 4.0).sqrt().round().max(2.0) as usize;
+    let cols = (n / 2).div_ceil(rows).max(2);
+    let p = |i: usize, j: usize| {
+        let (u, v) = (2.0 * PI * (i % cols) as f64 / cols as f64, 2.0 * PI * (j % rows) as f64 / rows as f64);
+        let bump = 1.0 + 0.05 * (7.0 * u).sin() * (5.0 * v).cos();
+        let r = 4.0 + bump * v.cos();
+        Vec3::new(r * u.cos(), r * u.sin(), bump * v.sin())
+    };
+    let mut tris = Vec::with_capacity(2 * rows * cols);
+    for i in 0..cols {
+        for j in 0..rows {
+            tris.push([p(i, j), p(i + 1, j), p(i + 1, j + 1)]);
+            tris.push([p(i, j), p(i + 1, j + 1), p(i, j + 1)]);
+        }
+    }
+    tris.truncate(n);
+    tris
+}
