@@ -889,4 +889,28 @@ mod tests {
         assert!(b.add_triangle(t, 0).is_err());
         assert!(b.is_empty());
     }
+
+    /// Models of huge or tiny coordinates, or of no extent far from the origin, build into
+    /// finite packed nodes: they validate, and load from their own serialization. (Their
+    /// bounding spheres' squares overflow beyond about 1e154, and the rounding pads of a model
+    /// of no extent at 3e72 did not fit an f32 in packed units.)
+    #[test]
+    fn extreme_models_are_valid_and_serializable() {
+        let tri = |s: f64, o: Vec3| [o, o + Vec3::new(s, 0.0, 0.0), o + Vec3::new(0.0, s, s * 0.5)];
+        let cases: Vec<Vec<Triangle>> = vec![
+            vec![[Vec3::new(0.0, 0.0, 3e72); 3]; 3],
+            vec![tri(1e155, Vec3::zeros()); 2],
+            vec![tri(1e300, Vec3::zeros()), tri(1e300, Vec3::new(1e300, 0.0, 0.0))],
+            vec![tri(1e-161, Vec3::zeros()); 2],
+            vec![tri(1e-300, Vec3::new(0.0, 5e-300, 0.0)); 3],
+            vec![tri(1.0, Vec3::new(1e200, -1e200, 0.0)), tri(1e-3, Vec3::new(1e200, -1e200, 1.0))],
+        ];
+        for tris in cases {
+            let ids = (0..tris.len() as i32).collect();
+            let m = Model::new(tris.clone(), ids).unwrap();
+            m.validate().unwrap_or_else(|e| panic!("{tris:?}: {e}"));
+            let loaded = crate::serialize::model_from_bytes(&crate::serialize::model_to_bytes(&m));
+            assert!(loaded.is_ok(), "{tris:?}: {:?}", loaded.err());
+        }
+    }
 }

@@ -289,7 +289,11 @@ impl PackedFrame {
             return PackedFrame { origin: Vec3::zeros(), unit: 1.0 };
         }
         let origin = lo * 0.5 + hi * 0.5;
-        let reach = (hi * 0.5 - lo * 0.5).amax();
+        // (At least 2^-40 of the coordinates' magnitude: the nodes are padded by a few units
+        // of rounding of that magnitude, which must stay a modest f32 in packed units even for
+        // a model of no extent far from the origin.)
+        let magnitude = lo.amax().max(hi.amax());
+        let reach = (hi * 0.5 - lo * 0.5).amax().max(magnitude * 9.094947017729282e-13);
         let unit = if reach > 0.0 { 2f64.powi((reach.log2().ceil() as i32).clamp(-1000, 1000)) } else { 1.0 };
         PackedFrame { origin, unit }
     }
@@ -297,7 +301,8 @@ impl PackedFrame {
     /// `p` in packed coordinates, with a bound on the rounding of that value.
     fn to_packed(self, p: &Vec3) -> (Vec3, f64) {
         let x = (p - self.origin) / self.unit;
-        (x, 4.0 * f64::EPSILON * (p.norm() + self.origin.norm()) / self.unit)
+        // (|v| <= √3 max|v_k| < 2 max|v_k|, without squares that could overflow.)
+        (x, 8.0 * f64::EPSILON * (p.amax() + self.origin.amax()) / self.unit)
     }
 }
 
@@ -383,7 +388,18 @@ impl CollideNode {
         let ss = sc.map(f32_near);
         let ds = (sc - ss.map(|v| v as f64)).norm() + s_err;
         let radius = f32_up((sphere.radius / frame.unit + ds) * (1.0 + 1e-12));
-        self.sphere = [ss.x, ss.y, ss.z, radius];
+        // The box's centre and the sum of its half-extents also make a sphere holding every
+        // point of the box (each is the centre plus at most h_i along each of the nearly
+        // orthonormal axes): it stands in when the fitted sphere is not a finite f32 (its
+        // squares overflow beyond about 1e154, and its absolute pad dwarfs models below about
+        // 1e-140) or is the larger one.
+        let sum: f64 = self.half.iter().map(|&h| h as f64).sum();
+        let boxed = f32_up(sum * (1.0 + 1e-6));
+        if radius.is_finite() && ss.iter().all(|v| v.is_finite()) && radius <= boxed {
+            self.sphere = [ss.x, ss.y, ss.z, radius];
+        } else {
+            self.sphere = [self.frame[0][3], self.frame[1][3], self.frame[2][3], boxed];
+        }
     }
 
     /// Replaces the rectangle by the (smaller) one of `rss`, the node's swept sphere fitted
