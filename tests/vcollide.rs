@@ -459,6 +459,36 @@ fn misuse_transforms() {
     assert_eq!(h.report(), vec![(0, 1)]);
 }
 
+/// Found by the C API fuzz target (`tests/fuzz`): a pose with a reflection (accepted, as
+/// documented) made the object collide with nothing, in `vcCollide` and `vcCollideAll` alike,
+/// because the narrow phase ran the Rust API's checked `collide`, which refuses reflections,
+/// and took the refusal for "no contact".
+#[test]
+fn reflected_objects_still_collide() {
+    let h = Handle::open();
+    assert_eq!(h.add_cube(), 0);
+    assert_eq!(h.add_cube(), 1);
+    for (name, diagonal) in [("x", [-1.0, 1.0, 1.0]), ("y", [1.0, -1.0, 1.0]), ("xyz", [-1.0, -1.0, -1.0])] {
+        let mut m = translated(0.5);
+        for k in 0..3 {
+            m[k][k] = diagonal[k];
+        }
+        assert_eq!(h.update(1, &m), VC_OK, "mirror {name}");
+        assert_eq!(h.collide(), VC_OK);
+        assert_eq!(h.report(), vec![(0, 1)], "cubes overlapping by half, one mirrored in {name}");
+        // SAFETY: live handle.
+        assert_eq!(unsafe { vcCollideAll(h.0) }, VC_OK);
+        assert_eq!(h.report(), vec![(0, 1)], "all contacts, mirror {name}");
+        // SAFETY: live handle, report index 0 exists.
+        assert!(unsafe { vcReportTriPairs(h.0, 0, 0, std::ptr::null_mut()) } > 0, "mirror {name}: triangle pairs");
+        let mut far = m;
+        far[0][3] = 3.0;
+        assert_eq!(h.update(1, &far), VC_OK);
+        assert_eq!(h.collide(), VC_OK);
+        assert_eq!(h.report(), vec![], "mirror {name}, apart");
+    }
+}
+
 #[test]
 fn misuse_handles_and_reports() {
     // vcClose(NULL) is a no-op; NULL handle → VC_ERR_NULL_POINTER.
