@@ -414,12 +414,19 @@ fn bounding_sphere(triangles: &[Triangle]) -> (Vec3, f64) {
     }
     let n = 3.0 * triangles.len() as f64;
     let center = Vec3::new(sum[0] / n, sum[1] / n, sum[2] / n);
+    // The distances are measured in units of the largest offset, so that their squares neither
+    // overflow (objects up to 2^900) nor underflow (subnormal ones); the rounding this adds is
+    // far inside RADIUS_FACTOR.
+    let unit = triangles.iter().flatten().map(|p| (p - center).amax()).fold(0.0f64, f64::max);
+    if unit == 0.0 {
+        return (center, 0.0);
+    }
     let mut max_sq = 0.0f64;
     for p in triangles.iter().flatten() {
-        let d = p - center;
+        let d = (p - center) / unit;
         max_sq = max_sq.max(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     }
-    (center, max_sq.sqrt())
+    (center, unit * max_sq.sqrt())
 }
 
 /// Refuses non-finite entries in the upper 3×4 block and rotations that are not
