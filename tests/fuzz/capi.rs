@@ -820,8 +820,13 @@ fn place(p: &Placement, v: &Vec3) -> Vec3 {
 }
 
 /// Whether a query on these meshes and placements may be refused as beyond the supported
-/// range: the check of `query::Relative::check_range`, with a margin either way.
+/// range, in either frame (the query maps model 2 into model 1's frame or the other way).
 fn maybe_out_of_range(a: &Mesh, pa: &Placement, b: &Mesh, pb: &Placement) -> bool {
+    one_way_out_of_range(a, pa, b, pb) || one_way_out_of_range(b, pb, a, pa)
+}
+
+/// `b` placed in `a`'s frame: the check of `query::Relative::check_range`, with a margin.
+fn one_way_out_of_range(a: &Mesh, pa: &Placement, b: &Mesh, pb: &Placement) -> bool {
     let mag = |m: &Mesh| m.tris.iter().flatten().map(|v| v.amax()).fold(0.0, f64::max);
     let at = pa.rotation.transpose();
     let rot = at * pb.rotation;
