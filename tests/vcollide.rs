@@ -459,6 +459,68 @@ fn misuse_transforms() {
     assert_eq!(h.report(), vec![(0, 1)]);
 }
 
+/// Found by the C API fuzz target (`tests/fuzz`): a pose with a reflection (accepted, as
+/// documented) made the object collide with nothing, in `vcCollide` and `vcCollideAll` alike,
+/// because the narrow phase ran the Rust API's checked `collide`, which refuses reflections,
+/// and took the refusal for "no contact".
+#[test]
+fn reflected_objects_still_collide() {
+    let h = Handle::open();
+    assert_eq!(h.add_cube(), 0);
+    assert_eq!(h.add_cube(), 1);
+    for (name, diagonal) in [("x", [-1.0, 1.0, 1.0]), ("y", [1.0, -1.0, 1.0]), ("xyz", [-1.0, -1.0, -1.0])] {
+        let mut m = translated(0.5);
+        for k in 0..3 {
+            m[k][k] = diagonal[k];
+        }
+        assert_eq!(h.update(1, &m), VC_OK, "mirror {name}");
+        assert_eq!(h.collide(), VC_OK);
+        assert_eq!(h.report(), vec![(0, 1)], "cubes overlapping by half, one mirrored in {name}");
+        // SAFETY: live handle.
+        assert_eq!(unsafe { vcCollideAll(h.0) }, VC_OK);
+        assert_eq!(h.report(), vec![(0, 1)], "all contacts, mirror {name}");
+        // SAFETY: live handle, report index 0 exists.
+        assert!(unsafe { vcReportTriPairs(h.0, 0, 0, std::ptr::null_mut()) } > 0, "mirror {name}: triangle pairs");
+        let mut far = m;
+        far[0][3] = 3.0;
+        assert_eq!(h.update(1, &far), VC_OK);
+        assert_eq!(h.collide(), VC_OK);
+        assert_eq!(h.report(), vec![], "mirror {name}, apart");
+    }
+}
+
+/// Found by the C API fuzz target: an object whose coordinates reach beyond about 1.3e154 (up to
+/// the documented 2^900) made `vcEndObject` fail with `VC_ERR` (a caught panic: the squared
+/// radius of its bounding sphere overflowed, and the broad phase refused the infinite cube),
+/// and one of subnormal size got a zero radius, so its cube could miss overlapping objects.
+#[test]
+fn huge_and_tiny_objects_are_accepted_and_collide() {
+    for size in [1e160, 1e200, 2e270, 1e-200, 1e-310] {
+        let h = Handle::open();
+        for _ in 0..2 {
+            let (code, _) = h.new_object();
+            assert_eq!(code, VC_OK);
+            let c =
+                |i: usize| [[-0.5, 0.5][i & 1], [-0.5, 0.5][(i >> 1) & 1], [-0.5, 0.5][(i >> 2) & 1]].map(|x| x * size);
+            for q in common::CUBE_QUADS {
+                assert_eq!(h.add_tri(c(q[0]), c(q[1]), c(q[2])), VC_OK);
+                assert_eq!(h.add_tri(c(q[0]), c(q[2]), c(q[3])), VC_OK);
+            }
+            assert_eq!(h.end_object(), VC_OK, "cube of size {size:e}");
+        }
+        let mut m = translated(0.0);
+        // Overlapping by half: a pair; three sizes apart: none.
+        m[0][3] = 0.5 * size;
+        assert_eq!(h.update(1, &m), VC_OK);
+        assert_eq!(h.collide(), VC_OK);
+        assert_eq!(h.report(), vec![(0, 1)], "cubes of size {size:e} overlapping");
+        m[0][3] = 3.0 * size;
+        assert_eq!(h.update(1, &m), VC_OK);
+        assert_eq!(h.collide(), VC_OK);
+        assert_eq!(h.report(), vec![], "cubes of size {size:e} apart");
+    }
+}
+
 #[test]
 fn misuse_handles_and_reports() {
     // vcClose(NULL) is a no-op; NULL handle → VC_ERR_NULL_POINTER.

@@ -6,9 +6,11 @@
 //!   in model space, so it stays valid under any rotation); the cubes are kept in an
 //!   incremental sweep and prune on three axes ([`sweep`]), which maintains the set of pairs
 //!   with overlapping cubes as the poses change.
-//! * Narrow phase: [`collide`](crate::query::collide::collide()) on every candidate pair whose two objects
-//!   are active and which is not disabled, with the lower id as model 1 and the triangle
-//!   test in model 2's frame (RAPID's convention, as V-COLLIDE).
+//! * Narrow phase: the collide query on every candidate pair whose two objects are active and
+//!   which is not disabled, with the lower id as model 1 and the triangle test in model 2's
+//!   frame (RAPID's convention, as V-COLLIDE). The poses are the world's, checked by its own
+//!   rules (rigid motions, reflections included), not by the Rust API's `Placement::check`,
+//!   which refuses reflections.
 //!
 //! Ids are handed out 0, 1, 2, … and never reused. Memory grows by a few dozen bytes per id
 //! ever created (deleted ids keep an empty slot).
@@ -19,7 +21,7 @@ use std::collections::BTreeSet;
 
 use crate::math::{Mat3, Placement, Triangle, Vec3};
 use crate::model::{BuildError, Model};
-use crate::query::collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
+use crate::query::collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide_placed};
 use sweep::{Aabb, SweepAndPrune};
 
 /// An object id (at most `i32::MAX`, so that it fits a C `int`).
@@ -339,7 +341,7 @@ impl World {
                 continue;
             };
             // (Never out of range: objects and poses are checked against NBODY_RANGE.)
-            let in_range = collide(&oa.model, &oa.placement, &ob.model, &ob.placement, &request, &mut scratch);
+            let in_range = collide_placed(&oa.model, &oa.placement, &ob.model, &ob.placement, &request, &mut scratch);
             if in_range.is_ok() && scratch.colliding() {
                 let tri_pairs = if first_contact { Vec::new() } else { scratch.pairs.clone() };
                 contacts.push(ObjectContact { id1: a, id2: b, tri_pairs });
@@ -369,7 +371,8 @@ impl World {
                 }
                 let (oa, ob) = (self.object(a).unwrap(), self.object(b).unwrap());
                 // (Never out of range: objects and poses are checked against NBODY_RANGE.)
-                let in_range = collide(&oa.model, &oa.placement, &ob.model, &ob.placement, &request, &mut scratch);
+                let in_range =
+                    collide_placed(&oa.model, &oa.placement, &ob.model, &ob.placement, &request, &mut scratch);
                 if in_range.is_ok() && scratch.colliding() {
                     let tri_pairs = if first_contact { Vec::new() } else { scratch.pairs.clone() };
                     out.push(ObjectContact { id1: a, id2: b, tri_pairs });
@@ -411,12 +414,19 @@ fn bounding_sphere(triangles: &[Triangle]) -> (Vec3, f64) {
     }
     let n = 3.0 * triangles.len() as f64;
     let center = Vec3::new(sum[0] / n, sum[1] / n, sum[2] / n);
+    // The distances are measured in units of the largest offset, so that their squares neither
+    // overflow (objects up to 2^900) nor underflow (subnormal ones); the rounding this adds is
+    // far inside RADIUS_FACTOR.
+    let unit = triangles.iter().flatten().map(|p| (p - center).amax()).fold(0.0f64, f64::max);
+    if unit == 0.0 {
+        return (center, 0.0);
+    }
     let mut max_sq = 0.0f64;
     for p in triangles.iter().flatten() {
-        let d = p - center;
+        let d = (p - center) / unit;
         max_sq = max_sq.max(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     }
-    (center, max_sq.sqrt())
+    (center, unit * max_sq.sqrt())
 }
 
 /// Refuses non-finite entries in the upper 3×4 block and rotations that are not

@@ -43,6 +43,15 @@ pub fn compiler(cpp: bool, std: &str) -> cc::Build {
         .warnings(true)
         .extra_warnings(true)
         .warnings_into_errors(true);
+    // `scripts/sanitizers.sh` builds every C and C++ test program with sanitizers this way
+    // (e.g. `address,undefined` or `thread`): they instrument the programs' own code, not the
+    // Rust library they link.
+    if let Ok(sanitizers) = std::env::var("RAPIDPQP_C_SANITIZE") {
+        if !sanitizers.is_empty() {
+            build.flag(format!("-fsanitize={sanitizers}")).flag("-fno-sanitize-recover=all");
+            build.flag("-fno-omit-frame-pointer").flag("-g");
+        }
+    }
     build
 }
 
