@@ -110,7 +110,7 @@ pub fn triangle_distance_within(a: &Triangle, b: &Triangle, cut: f64) -> Option<
     if !(TINY..=HUGE).contains(&m) && m > 0.0 && m.is_finite() {
         return rescaled(a, b, cut, m);
     }
-    canonical(a, b, cut)
+    canonical(a, b, cut, m)
 }
 
 /// Pairs whose coordinates all lie below `TINY` or reach beyond `HUGE` in magnitude are
@@ -145,7 +145,7 @@ fn rescaled(a: &Triangle, b: &Triangle, cut: f64, m: f64) -> Option<TriDistance>
     let e = extent.log2().ceil() as i32;
     let (s1, s2) = (2f64.powi(-e / 2), 2f64.powi(-e + e / 2));
     let scale = |t: &Triangle| t.map(|p| p * s1 * s2);
-    let r = canonical(&scale(&a), &scale(&b), cut * s1 * s2)?;
+    let r = canonical(&scale(&a), &scale(&b), cut * s1 * s2, extent * s1 * s2)?;
     let back = |p: Vec3| p / s2 / s1 + origin;
     Some(TriDistance { distance: r.distance / s2 / s1, p: back(r.p), q: back(r.q) })
 }
@@ -153,12 +153,12 @@ fn rescaled(a: &Triangle, b: &Triangle, cut: f64, m: f64) -> Option<TriDistance>
 /// The computation in the canonical order of the two triangles (see the module
 /// documentation).
 #[inline(always)]
-fn canonical(a: &Triangle, b: &Triangle, cut: f64) -> Option<TriDistance> {
+fn canonical(a: &Triangle, b: &Triangle, cut: f64, m: f64) -> Option<TriDistance> {
     if precedes(b, a) {
-        let r = ordered(b, a, cut)?;
+        let r = ordered(b, a, cut, m)?;
         Some(TriDistance { distance: r.distance, p: r.q, q: r.p })
     } else {
-        ordered(a, b, cut)
+        ordered(a, b, cut, m)
     }
 }
 
@@ -200,7 +200,8 @@ fn edges(t: &Triangle) -> [Vec3; 3] {
     [t[1] - t[0], t[2] - t[1], t[0] - t[2]]
 }
 
-/// The normal `(t1 − t0) × (t2 − t1)` (twice the area vector) and its squared length.
+/// The normal `(t1 − t0) × (t2 − t1)` (twice the area vector) and its squared length, or
+/// zero for a triangle taken as degenerate (see [`Flat`]).
 ///
 /// Any two edges give it; the cross product of rounded edges `eᵢ × eⱼ` has a direction error
 /// of about ε / sin θᵢⱼ, so the two shorter edges (the largest angle) are used. When even that
@@ -208,22 +209,49 @@ fn edges(t: &Triangle) -> [Vec3; 3] {
 /// vertex–face distances, and the normal is recomputed in double-double arithmetic from the
 /// coordinates, accurate to an ulp or so.
 #[inline(always)]
-fn normal(t: &Triangle, e: &[Vec3; 3], l: &[f64; 3]) -> (Vec3, f64) {
+fn normal(t: &Triangle, e: &[Vec3; 3], l: &[f64; 3], flat: &Flat) -> (Vec3, f64) {
     // Edge k is the longest: cross the other two (e₀×e₁ = e₁×e₂ = e₂×e₀).
-    let (i, j) = if l[0] >= l[1] {
-        if l[0] >= l[2] { (1, 2) } else { (0, 1) }
+    let (i, j, k) = if l[0] >= l[1] {
+        if l[0] >= l[2] { (1, 2, 0) } else { (0, 1, 2) }
     } else if l[1] >= l[2] {
-        (2, 0)
+        (2, 0, 1)
     } else {
-        (0, 1)
+        (0, 1, 2)
     };
     let n = e[i].cross(&e[j]);
     let nn = n.norm_squared();
-    if nn >= 1e-2 * (l[i] * l[j]) {
+    if nn >= 1e-2 * (l[i] * l[j]) && nn >= flat.normal && l[k] >= flat.edge {
         return (n, nn);
     }
+    if l[k] < flat.edge {
+        return (Vec3::zeros(), 0.0);
+    }
     let n = accurate_normal(t);
-    (n, n.norm_squared())
+    let nn = n.norm_squared();
+    if nn < flat.normal { (Vec3::zeros(), 0.0) } else { (n, nn) }
+}
+
+/// When a triangle is taken as degenerate (a segment or a point: zero normal), relative to
+/// the largest coordinate `m` of the pair: when its longest edge is below 2^-60 m, or its
+/// squared normal below 2^-240 m⁴ (then it is thinner than 2^-60 m). Its edges then give the
+/// distance to within its size or thickness, far below the coordinates' precision, and no
+/// product of its tiny edges and normal with the other's coordinates underflows (a normal
+/// whose square underflows would put every vertex of the other triangle beyond any cut, and
+/// a tiny edge would put every point inside it).
+struct Flat {
+    /// Least squared length of the longest edge.
+    edge: f64,
+    /// Least squared normal.
+    normal: f64,
+}
+
+impl Flat {
+    /// For a pair whose largest coordinate is `m` (within 2^±151, see [`rescaled`]).
+    #[inline(always)]
+    fn new(m: f64) -> Flat {
+        let edge = m * m * 7.52316384526264e-37; // 2^-120
+        Flat { edge, normal: edge * edge }
+    }
 }
 
 /// Error-free transformations for [`accurate_normal`] (Knuth's two-sum, Dekker's product).
@@ -350,13 +378,14 @@ struct Setup {
     hb: [f64; 3],
 }
 
-fn ordered(a: &Triangle, b: &Triangle, cut: f64) -> Option<TriDistance> {
+fn ordered(a: &Triangle, b: &Triangle, cut: f64, m: f64) -> Option<TriDistance> {
     let ea = edges(a);
     let eb = edges(b);
     let la = [ea[0].dot(&ea[0]), ea[1].dot(&ea[1]), ea[2].dot(&ea[2])];
     let lb = [eb[0].dot(&eb[0]), eb[1].dot(&eb[1]), eb[2].dot(&eb[2])];
-    let (na, nna) = normal(a, &ea, &la);
-    let (nb, nnb) = normal(b, &eb, &lb);
+    let flat = Flat::new(m);
+    let (na, nna) = normal(a, &ea, &la, &flat);
+    let (nb, nnb) = normal(b, &eb, &lb, &flat);
     let ha = [nb.dot(&(a[0] - b[0])), nb.dot(&(a[1] - b[0])), nb.dot(&(a[2] - b[0]))];
     let hb = [na.dot(&(b[0] - a[0])), na.dot(&(b[1] - a[0])), na.dot(&(b[2] - a[0]))];
     let su = Setup { ea, eb, na, nb, nna, nnb, ha, hb };
@@ -511,12 +540,11 @@ fn intersection_candidate(a: &Triangle, b: &Triangle, su: &Setup, pair: Option<(
 }
 
 /// No candidate was certified: the triangles intersect, or rounding blurred a certificate.
+/// The smallest candidate (edge pairs, vertex–face projections) is the distance of disjoint
+/// triangles; within rounding of the coordinates it is a touch (distance 0), and the exact
+/// predicate decides the rest.
 fn fallback(a: &Triangle, b: &Triangle, su: &Setup, edge_d2: f64, edge_p: Vec3, edge_q: Vec3) -> TriDistance {
     if let Some(x) = shared_vertex(a, b) {
-        return TriDistance { distance: 0.0, p: x, q: x };
-    }
-    let (score, x) = intersection_candidate(a, b, su, Some((edge_p, edge_q)));
-    if score >= -touch_tolerance(a, b) || triangles_intersect(a, b) {
         return TriDistance { distance: 0.0, p: x, q: x };
     }
     // Smallest candidate over edge pairs and vertex–face projections.
@@ -542,8 +570,13 @@ fn fallback(a: &Triangle, b: &Triangle, su: &Setup, edge_d2: f64, edge_p: Vec3, 
         }
     }
     let d = d2.sqrt();
-    if d == 0.0 {
-        q = p;
+    let tolerance = touch_tolerance(a, b);
+    if d <= tolerance || triangles_intersect(a, b) {
+        // (The intersection's most plausible point; the candidate pair's when that misses
+        // by more than rounding.)
+        let (score, x) = intersection_candidate(a, b, su, Some((p, q)));
+        let x = if score >= -tolerance || d > tolerance { x } else { p };
+        return TriDistance { distance: 0.0, p: x, q: x };
     }
     TriDistance { distance: d, p, q }
 }
@@ -1278,6 +1311,84 @@ mod tests {
             let r = triangle_distance(&fa, &fb);
             let ulps = 64.0 * f64::EPSILON * far.amax();
             assert!((r.distance - d.distance * s).abs() <= ulps, "pair {it} far: {} vs {}", r.distance, d.distance * s);
+        }
+    }
+
+    /// A triangle tiny against the other's size and coordinates (down to 2^-1000 of them):
+    /// the distance from its vertices to the other, to its own size and the coordinates'
+    /// precision, and never refused at a cut above that (its normal's square would underflow
+    /// unscaled).
+    #[test]
+    fn tiny_against_huge_gives_the_point_distance() {
+        let mut rng = Rng(0x71e7_0b16_d157_0008);
+        for it in 0..20_000 {
+            let (big, small) = if it % 4 < 2 {
+                // Where the tiny triangle's squared normal underflows but its heights over
+                // its plane, across the other's distance, do not (|n|² ≈ small⁴, h² ≈
+                // small⁴·big²).
+                let e = 20 + rng.below(80) as i32;
+                let lo = (-1074 - 2 * e) / 4;
+                (2f64.powi(e), 2f64.powi(lo + rng.below((-269 - lo) as u64 + 1) as i32))
+            } else {
+                let big = 2f64.powi(rng.below(200) as i32 - 100);
+                (big, big * 2f64.powi(-(30 + rng.below(970) as i32)))
+            };
+            let b = [rng.vec(-1.0, 1.0) * big, rng.vec(-1.0, 1.0) * big, rng.vec(-1.0, 1.0) * big];
+            let p = match it % 3 {
+                // (Near the origin, the tiny triangle keeps its shape.)
+                0 => rng.vec(-1.0, 1.0) * small * 2f64.powi(rng.below(40) as i32),
+                1 => b[0] * rng.unit(),
+                _ => rng.vec(-2.0, 2.0) * big,
+            };
+            let a = [p, p + rng.vec(-1.0, 1.0) * small, p + rng.vec(-1.0, 1.0) * small];
+            let (a, b) = if it % 2 == 0 { (a, b) } else { (b, a) };
+            let reference = ref_point_triangle(&p, if it % 2 == 0 { &b } else { &a });
+            let slack = 4.0 * small + 1e-13 * big;
+            let r = triangle_distance(&a, &b);
+            assert!((r.distance - reference).abs() <= slack, "pair {it}: {} vs {reference} ({a:?} {b:?})", r.distance);
+            assert!(triangle_distance_within(&a, &b, reference + slack).is_some(), "pair {it} refused ({a:?} {b:?})");
+        }
+    }
+
+    /// Pairs far from the origin compared with their size (computed in place, not translated):
+    /// the distance of the same pair moved back to the origin (exactly: the coordinates are
+    /// near the offset) to the coordinates' precision, however thin the triangles. Slivers
+    /// past the end of a sliver, within a rounding unit of its edges' lines, are not a touch.
+    #[test]
+    fn far_from_the_origin_gives_the_same_distance() {
+        let mut rng = Rng(0xfa4_0f0f_d157_0007);
+        for it in 0..22_000 {
+            let (a, b, far) = if it % 2 == 0 {
+                let (a, b) = random_pair(&mut rng, it % 11);
+                let size = a.iter().chain(&b).map(|p| p.amax()).fold(0.0, f64::max);
+                (a, b, rng.dir() * size * 2f64.powi(10 + rng.below(120) as i32))
+            } else {
+                // A needle (three nearly collinear vertices) and a segment-like sliver across
+                // its line, a distance `d` past its end; far enough out that `d` is 2 to 50
+                // rounding tolerances of the coordinates.
+                let (u, l) = (rng.dir(), rng.range(0.5, 2.0));
+                let v = u.cross(&rng.dir()).normalize();
+                let b = [Vec3::zeros(), u * l, u * (l * rng.unit()) + v * (l * 1e-7 * rng.unit())];
+                let d = l * rng.range(0.01, 1.0);
+                let p = u * (l + d) + v * (d * 1e-6 * rng.range(-1.0, 1.0));
+                // (Across the line: the certificates' dot products are then rounding-level.)
+                let w = u.cross(&v);
+                let a = [
+                    p + w * (d * rng.range(0.1, 0.5)),
+                    p - w * (d * rng.range(0.1, 0.5)),
+                    p + w * (d * rng.range(-0.1, 0.1)),
+                ];
+                let tolerance_per_unit = 16.0 * f64::EPSILON * 6f64.sqrt();
+                (a, b, rng.dir() * (d / tolerance_per_unit / rng.range(2.0, 50.0)))
+            };
+            let size = a.iter().chain(&b).map(|p| p.amax()).fold(0.0, f64::max);
+            let (fa, fb) = (a.map(|p| p + far), b.map(|p| p + far));
+            // (Nearly exact: the coordinates are near the offset's, or small.)
+            let (ba, bb) = (fa.map(|p| p - far), fb.map(|p| p - far));
+            let r = triangle_distance(&fa, &fb);
+            let reference = triangle_distance(&ba, &bb).distance;
+            let ulps = 64.0 * f64::EPSILON * (far.amax() + size);
+            assert!((r.distance - reference).abs() <= ulps, "pair {it}: {} vs {reference} at {far:?}", r.distance);
         }
     }
 }
