@@ -26,7 +26,7 @@ use super::{QueryError, RangeError, Relative, check_placements};
 use crate::bv::obb::{NodePair, PackedFrame};
 use crate::geometry::tri_distance::triangle_distance_within;
 use crate::lanes::F2;
-use crate::math::{Placement, Triangle, Vec3};
+use crate::math::{Mat3, Placement, Triangle, Vec3};
 use crate::model::{Model, slot_of};
 
 /// What a distance query should do. A zero-filled request asks for the exact distance.
@@ -90,6 +90,12 @@ const SLOP: f64 = 4e-6;
 /// of it).
 const NORMAL_SQUARE: f64 = 1.1830521861667747e-271;
 
+/// The largest coordinate (packed units) a frame's bounds are computed with: [`lower_bounds`]
+/// multiplies coordinates in pairs, and 2^490 squared, summed a few times, stays finite. A
+/// model that small against the query's coordinates (2^-490 of them) has its nodes' bounds
+/// computed in the other model's frame, or as balls (see [`Search::pair_bound`]).
+const FRAME_REACH: f64 = 3.196670515523576e147;
+
 /// A node of one model placed in the other model's packed frame.
 #[derive(Clone, Copy, Default)]
 struct Kept {
@@ -111,10 +117,13 @@ struct FrameMap {
     rot: [[f64; 3]; 3],
     scale: f64,
     trans: [f64; 3],
-    /// Model a's units per packed unit of the target frame.
+    /// Search units per packed unit of the target frame (see `Search::base`).
     unit: f64,
     /// Rounding allowance of a bound computed in the target frame (its packed units).
     margin: F2,
+    /// Whether every coordinate of the query is below `FRAME_REACH` in the target frame's
+    /// packed units, so that [`lower_bounds`]' products of them cannot overflow.
+    fits: bool,
 }
 
 impl FrameMap {
@@ -124,7 +133,14 @@ impl FrameMap {
         let o = &from.origin;
         let ro = rot.map(|row| row[0] * o.x + row[1] * o.y + row[2] * o.z);
         let t = std::array::from_fn(|k| (scale * ro[k] + trans[k] - to.origin[k]) / to.unit);
-        FrameMap { rot: *rot, scale: scale * from.unit / to.unit, trans: t, unit: 0.0, margin: F2::splat(0.0) }
+        FrameMap {
+            rot: *rot,
+            scale: scale * from.unit / to.unit,
+            trans: t,
+            unit: 0.0,
+            margin: F2::splat(0.0),
+            fits: false,
+        }
     }
 
     /// Node `lane` of `slot`, placed.
@@ -288,8 +304,11 @@ struct Search<'a> {
     stop_at: Option<f64>,
     rel_err: f64,
     abs_err: f64,
-    /// The precision the search refines to (model a's units): a few rounding units of the
-    /// coordinates' magnitudes.
+    /// The search's unit of length, in model a's units (a power of two): every distance, bound
+    /// and tolerance of the search is in it.
+    base: f64,
+    /// The precision the search refines to: a few rounding units of the coordinates'
+    /// magnitudes.
     tau: f64,
     /// Tolerance queries: the smallest lower bound of a pruned pair (a lower bound of the
     /// distance of everything not searched).
@@ -302,6 +321,18 @@ struct Search<'a> {
 const NONE: u32 = u32::MAX;
 
 impl Search<'_> {
+    /// Search units per packed unit of model a.
+    #[inline(always)]
+    fn unit_a(&self) -> f64 {
+        self.b_in_a.unit
+    }
+
+    /// Search units per packed unit of model b.
+    #[inline(always)]
+    fn unit_b(&self) -> f64 {
+        self.a_in_b.unit
+    }
+
     /// Node `ib` of model b placed in a's packed frame (cached).
     #[inline(always)]
     fn kept_b(&mut self, ib: u32) -> Kept {
@@ -330,8 +361,16 @@ impl Search<'_> {
         let (slot_b, lane_b) = slot_of(ib as usize);
         let (na, nb) = (&self.sa[slot_a], &self.sb[slot_b]);
         let split_a = !na.is_leaf(lane_a)
-            && (nb.is_leaf(lane_b) || na.size(lane_a) * self.a_in_b.unit > nb.size(lane_b) * self.b_in_a.unit);
+            && (nb.is_leaf(lane_b) || na.size(lane_a) * self.unit_a() > nb.size(lane_b) * self.unit_b());
         self.bv_tests += 2;
+        if split_a && !self.b_in_a.fits || !split_a && !self.a_in_b.fits {
+            // The split model is tiny against the coordinates: each child on its own.
+            let [ca, cb] = if split_a { [na.first_child(lane_a), ib] } else { [ia, nb.first_child(lane_b)] };
+            let (d0, k0) = self.pair_bound(ca, cb);
+            let (ia1, ib1) = if split_a { (ca + 1, cb) } else { (ca, cb + 1) };
+            let (d1, k1) = self.pair_bound(ia1, ib1);
+            return [(d0, k0, ca, cb), (d1, k1, ia1, ib1)];
+        }
         if split_a {
             let c = na.first_child(lane_a);
             let kept = self.kept_b(ib);
@@ -364,7 +403,7 @@ impl Search<'_> {
             let h = |i: usize| slots[0].half[i].0[0] as f64;
             2.0 * unit * (h(0) * h(0) + h(1) * h(1) + h(2) * h(2)).sqrt()
         };
-        let spread = diagonal(self.sa, self.a_in_b.unit) + diagonal(self.sb, self.b_in_a.unit);
+        let spread = diagonal(self.sa, self.unit_a()) + diagonal(self.sb, self.unit_b());
         // The error allowed at a distance of at least `l` (see `compute_cut`).
         let (tau, abs_err, rel_err) = (self.tau, self.abs_err, self.rel_err);
         let allowed = |l: f64| tau + abs_err.min(l * rel_err / (1.0 + rel_err));
@@ -396,11 +435,11 @@ impl Search<'_> {
         let (_, pb, tb) = support(self.b, &-(rel.rotation.transpose() * u), stack, &mut visits);
         self.bv_tests += visits;
         let q = rel.apply(&pb);
-        let gap = u.dot(&q) - xa;
+        let gap = (u.dot(&q) - xa) / self.base;
         if !(gap > 0.0 && spread * (spread / (8.0 * gap)) <= allowed(gap)) {
             return false;
         }
-        let d = length(&(q - pa));
+        let d = length(&(q - pa)) / self.base;
         if d < self.best {
             self.best = d;
             self.best_points = (pa, q);
@@ -412,8 +451,50 @@ impl Search<'_> {
 
     /// The lower bound of the root pair.
     fn root_bound(&mut self) -> f64 {
-        let kept = self.kept_b(0);
-        (lower_bounds(&self.sa[0], &kept, self.b_in_a.margin).0 * F2::splat(self.b_in_a.unit)).to_array()[0]
+        self.pair_bound(0, 0).0
+    }
+
+    /// The lower bound and key (see [`Search::expand`]) of one node pair, in whichever frame
+    /// fits the query's coordinates (a's, else b's); when neither does, both models are below
+    /// 2^-490 of the coordinates and the nodes' bounding balls, at most that much looser than
+    /// the boxes, bound them.
+    fn pair_bound(&mut self, ia: u32, ib: u32) -> (f64, f64) {
+        let (slot_a, lane_a) = slot_of(ia as usize);
+        let (slot_b, lane_b) = slot_of(ib as usize);
+        let (lb, key, lane, unit) = if self.b_in_a.fits {
+            let kept = self.kept_b(ib);
+            let (lb, key) = lower_bounds(&self.sa[slot_a], &kept, self.b_in_a.margin);
+            (lb, key, lane_a, self.b_in_a.unit)
+        } else if self.a_in_b.fits {
+            let kept = self.kept_a(ia);
+            let (lb, key) = lower_bounds(&self.sb[slot_b], &kept, self.a_in_b.margin);
+            (lb, key, lane_b, self.a_in_b.unit)
+        } else {
+            return self.ball_bound(ia, ib);
+        };
+        (lb.to_array()[lane] * unit, key.to_array()[lane] * unit * unit)
+    }
+
+    /// The distance between the nodes' bounding balls (search units) less the rounding of
+    /// their centres, and the squared distance between the centres.
+    fn ball_bound(&self, ia: u32, ib: u32) -> (f64, f64) {
+        // A node's box centre and a radius of its box (x = c + Σ tᵢ aᵢ, |tᵢ| ≤ hᵢ, so
+        // |M x − M c| ≤ Σ hᵢ |M aᵢ|) after the linear part `m` of a placement, in model a's
+        // coordinates (to be translated).
+        let ball = |model: &Model, i: u32, m: &Mat3| -> (Vec3, f64) {
+            let (slot, lane) = slot_of(i as usize);
+            let (f, n) = (model.packed_frame(), &model.collide_slots()[slot]);
+            let g = |k: usize, j: usize| n.frame[k][j].0[lane] as f64;
+            let axis = |j: usize| Vec3::new(g(0, j), g(1, j), g(2, j));
+            let r: f64 = (0..3).map(|j| n.half[j].0[lane] as f64 * length(&(m * axis(j)))).sum();
+            (m * (f.origin + axis(3) * f.unit), r * f.unit * (1.0 + SLOP))
+        };
+        let (ca, ra) = ball(self.a, ia, &Mat3::identity());
+        let (cb, rb) = ball(self.b, ib, &(self.rel.rotation * self.rel.scale));
+        let cb = cb + self.rel.translation;
+        let d = length(&((cb - ca) / self.base));
+        let lb = d - (ra + rb) / self.base - self.tau;
+        (lb.max(0.0), d * d)
     }
 
     fn triangle_in_a(&self, ib: usize) -> Triangle {
@@ -431,12 +512,13 @@ impl Search<'_> {
         }
         // Only a pair closer than the best so far matters (the margin covers the rounding of
         // the separating-plane test, relative to the coordinates).
-        let cut = self.best + self.tau;
+        let cut = (self.best + self.tau) * self.base;
         let Some(d) = triangle_distance_within(&self.a.triangles()[ta], &self.triangle_in_a(tb), cut) else {
             return;
         };
-        if d.distance < self.best || self.best_pair.is_none() {
-            self.best = d.distance;
+        let distance = d.distance / self.base;
+        if distance < self.best || self.best_pair.is_none() {
+            self.best = distance;
             self.cut = self.compute_cut();
             self.best_points = (d.p, d.q);
             self.best_pair = Some((ta as u32, tb as u32));
@@ -664,15 +746,31 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
     let cols: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rel.rotation[(j, i)]));
     // The magnitude of every coordinate the query computes with, in model 1's frame.
     let coords = m1.magnitude() + rel.scale * m2.magnitude() + rel.translation.amax();
+    // The search's unit of length (a power of two, in model 1's units): a's packed unit, or
+    // larger when the coordinates reach beyond 2^900 of it, so that distances in it stay far
+    // from overflow and the packed units' ratios to it stay normal numbers.
+    let base = fa.unit.max(2f64.powi((coords.log2().ceil() as i32 - 900).clamp(-1022, 1023)));
+    // A frame's packed unit in search units; a ratio that is not a normal number is not known
+    // to the bits the bounds need (a model below 2^-1022 of the other's size, which only
+    // extreme placements make), and 0 makes every bound of that frame 0: always visited.
+    let ratio = |unit: f64, scale: f64| {
+        let r = unit / base * scale;
+        if r.is_normal() { r } else { 0.0 }
+    };
+    let margin = |unit: f64| {
+        // (The floor covers the absolute rounding of subnormal intermediate products.)
+        F2::splat(16.0 * f64::EPSILON * coords / base / unit + 1e-300)
+    };
     let mut b_in_a = FrameMap::between(fb, fa, &rows, rel.scale, &rel.translation);
-    b_in_a.unit = fa.unit;
-    // (The floor covers the absolute rounding of subnormal intermediate products.)
-    b_in_a.margin = F2::splat(16.0 * f64::EPSILON * coords / fa.unit + 1e-300);
+    b_in_a.unit = ratio(fa.unit, 1.0);
+    b_in_a.margin = margin(b_in_a.unit);
+    b_in_a.fits = coords / fa.unit < FRAME_REACH;
     // a's model frame in b's: x ↦ Rᵀ (x − t) / s.
     let back = -(rel.rotation.transpose() * rel.translation) / rel.scale;
     let mut a_in_b = FrameMap::between(fa, fb, &cols, 1.0 / rel.scale, &back);
-    a_in_b.unit = fb.unit * rel.scale;
-    a_in_b.margin = F2::splat(16.0 * f64::EPSILON * coords / a_in_b.unit + 1e-300);
+    a_in_b.unit = ratio(fb.unit, rel.scale);
+    a_in_b.margin = margin(a_in_b.unit);
+    a_in_b.fits = coords / (fb.unit * rel.scale) < FRAME_REACH;
     let unplaced = Kept::default();
     let mut search = Search {
         a: m1,
@@ -690,10 +788,11 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
         best_pair: None,
         bv_tests: 0,
         tri_tests: 0,
-        stop_at: goal.stop_at.map(|t| t * to_local),
+        base,
+        stop_at: goal.stop_at.map(|t| t * to_local / base),
         rel_err: goal.rel_err,
-        abs_err: goal.abs_err * to_local,
-        tau: 64.0 * f64::EPSILON * coords,
+        abs_err: goal.abs_err * to_local / base,
+        tau: 64.0 * f64::EPSILON * coords / base,
         pruned_bound: f64::INFINITY,
         seed: None,
     };
@@ -716,11 +815,11 @@ fn finish(search: &Search, goal: Goal, p1: &Placement) -> DistanceResult {
     let mut result = DistanceResult { bv_tests: search.bv_tests, tri_tests: search.tri_tests, ..Default::default() };
     let found = match goal.stop_at {
         None => true,
-        Some(t) => search.best_pair.is_some() && search.best <= t * to_local,
+        Some(t) => search.best_pair.is_some() && search.best <= t * to_local / search.base,
     };
     if found {
         let (p, q) = search.best_points;
-        result.distance = search.best * p1.scale;
+        result.distance = search.best * search.base * p1.scale;
         result.p1 = p;
         // q is in model 1's frame; map back into model 2's.
         result.p2 = rel.rotation.transpose() * (q - rel.translation) / rel.scale;
@@ -728,7 +827,7 @@ fn finish(search: &Search, goal: Goal, p1: &Placement) -> DistanceResult {
         result.closer = goal.stop_at.is_some();
     } else {
         // Everything was pruned above the tolerance or tested farther than it.
-        result.distance = search.pruned_bound.min(search.best) * p1.scale;
+        result.distance = search.pruned_bound.min(search.best) * search.base * p1.scale;
         result.p1 = Vec3::repeat(f64::NAN);
         result.p2 = Vec3::repeat(f64::NAN);
     }
@@ -1053,15 +1152,20 @@ mod tests {
         let mut tight = 0u64;
         for case in 0..budget(60, 6000) {
             let size = 10f64.powi(rng.below(13) as i32 - 6);
-            let offset = rng.dir() * size * 10f64.powi(rng.below(8) as i32);
+            // Every seventh case both models far below their coordinates (down to 1e-290 of
+            // them: bounds from other frames or balls).
+            let offset =
+                rng.dir() * size * 10f64.powi(if case % 7 == 6 { rng.below(290) } else { rng.below(8) } as i32);
             let ta = soup(&mut rng, 24, case % 3, offset, size);
-            let size_b = size * rng.range(0.3, 3.0);
+            // Every sixth case a model b of a wildly different size.
+            let size_b =
+                if case % 6 == 5 { size * 10f64.powi(rng.below(400) as i32 - 200) } else { size * rng.range(0.3, 3.0) };
             let mut tb = soup(&mut rng, 20, (case / 3) % 3, Vec3::zeros(), size_b);
             let pa = Placement { rotation: rng.rotation_mixed(), translation: rng.vec(-1.0, 1.0) * size, scale: 1.0 };
             let far = size * 10f64.powi(rng.below(10) as i32 - 1);
             let mut pb = Placement {
                 rotation: rng.rotation_mixed(),
-                translation: pa.translation + offset + rng.dir() * far,
+                translation: pa.translation + pa.rotation * offset + rng.dir() * far,
                 scale: if case % 4 == 3 { rng.range(0.5, 2.0) } else { 1.0 },
             };
             if case % 5 == 4 {
@@ -1077,56 +1181,68 @@ mod tests {
                 pb = pa;
             }
             let (ma, mb) = (build(&ta), build(&tb));
-            let rel = Relative::between(&pa, &pb);
-            let world = |m: &Model, i: usize, rel: Option<&Relative>| -> Triangle {
-                let t = m.triangles()[i];
-                match rel {
-                    Some(r) => t.map(|p| r.apply(&p)),
-                    None => t,
+            let (c, t) = check_node_bounds(&ma, &pa, &mb, &pb, case);
+            checked += c;
+            tight += t;
+        }
+        assert!(checked > 100_000 && tight > checked / 4, "{checked} bounds, {tight} within half the distance");
+    }
+
+    /// Checks every node pair's bounds (through the search's own expansion of its parent
+    /// pair) against brute force over the triangles below; (bounds checked, bounds within
+    /// half the distance).
+    fn check_node_bounds(ma: &Model, pa: &Placement, mb: &Model, pb: &Placement, case: usize) -> (u64, u64) {
+        let rel = Relative::between(pa, pb);
+        let world = |m: &Model, i: usize, rel: Option<&Relative>| -> Triangle {
+            let t = m.triangles()[i];
+            match rel {
+                Some(r) => t.map(|p| r.apply(&p)),
+                None => t,
+            }
+        };
+        // Every node pair, through the search's own expansion of its parent pair.
+        let (mut checked, mut tight) = (0, 0);
+        let mut s = searcher(ma, pa, mb, pb);
+        let below = |m: &Model, i: u32| -> Vec<usize> {
+            let mut out = Vec::new();
+            let mut stack = vec![i];
+            while let Some(k) = stack.pop() {
+                let (slot, lane) = slot_of(k as usize);
+                let n = &m.collide_slots()[slot];
+                if n.is_leaf(lane) {
+                    out.push(n.triangle(lane));
+                } else {
+                    stack.extend([n.first_child(lane), n.first_child(lane) + 1]);
                 }
-            };
-            // Every node pair, through the search's own expansion of its parent pair.
-            let mut s = searcher(&ma, &pa, &mb, &pb);
-            let below = |m: &Model, i: u32| -> Vec<usize> {
-                let mut out = Vec::new();
-                let mut stack = vec![i];
-                while let Some(k) = stack.pop() {
-                    let (slot, lane) = slot_of(k as usize);
-                    let n = &m.collide_slots()[slot];
-                    if n.is_leaf(lane) {
-                        out.push(n.triangle(lane));
-                    } else {
-                        stack.extend([n.first_child(lane), n.first_child(lane) + 1]);
-                    }
+            }
+            out
+        };
+        let (na, nb) = (2 * ma.num_triangles() as u32 - 1, 2 * mb.num_triangles() as u32 - 1);
+        for ia in 0..na {
+            for ib in 0..nb {
+                let (sa, la) = slot_of(ia as usize);
+                let (sb, lb) = slot_of(ib as usize);
+                if ma.collide_slots()[sa].is_leaf(la) && mb.collide_slots()[sb].is_leaf(lb) {
+                    continue;
                 }
-                out
-            };
-            let (na, nb) = (2 * ma.num_triangles() as u32 - 1, 2 * mb.num_triangles() as u32 - 1);
-            for ia in 0..na {
-                for ib in 0..nb {
-                    let (sa, la) = slot_of(ia as usize);
-                    let (sb, lb) = slot_of(ib as usize);
-                    if ma.collide_slots()[sa].is_leaf(la) && mb.collide_slots()[sb].is_leaf(lb) {
-                        continue;
-                    }
-                    for (d, _, ca, cb) in s.expand(ia, ib) {
-                        let mut truth = f64::INFINITY;
-                        for x in below(&ma, ca) {
-                            for y in below(&mb, cb) {
-                                truth = truth
-                                    .min(triangle_distance(&world(&ma, x, None), &world(&mb, y, Some(&rel))).distance);
-                            }
+                for (d, _, ca, cb) in s.expand(ia, ib) {
+                    let mut truth = f64::INFINITY;
+                    for x in below(ma, ca) {
+                        for y in below(mb, cb) {
+                            truth =
+                                truth.min(triangle_distance(&world(ma, x, None), &world(mb, y, Some(&rel))).distance);
                         }
-                        // The triangles' own rounding: a few ulps of the coordinates.
-                        let slack = 1e-14 * (ma.magnitude() + rel.scale * mb.magnitude() + rel.translation.amax());
-                        assert!(d <= truth + slack, "case {case}: bound {d} > distance {truth} (nodes {ca}, {cb})");
-                        checked += 1;
-                        tight += u64::from(d >= 0.5 * truth);
                     }
+                    // The triangles' own rounding: a few ulps of the coordinates.
+                    let slack = 1e-14 * (ma.magnitude() + rel.scale * mb.magnitude() + rel.translation.amax());
+                    let d = d * s.base;
+                    assert!(d <= truth + slack, "case {case}: bound {d} > distance {truth} (nodes {ca}, {cb})");
+                    checked += 1;
+                    tight += u64::from(d >= 0.5 * truth);
                 }
             }
         }
-        assert!(checked > 100_000 && tight > checked / 4, "{checked} bounds, {tight} within half the distance");
+        (checked, tight)
     }
 
     /// A search over two models at the given placements, for testing its parts.
@@ -1149,7 +1265,10 @@ mod tests {
             };
             let offset = rng.dir() * size * 10f64.powi(rng.below(10) as i32);
             let ta = soup(&mut rng, 40, case % 3, offset, size);
-            let size_b = size * rng.range(0.3, 3.0);
+            // Every fifth case pairs models of wildly different sizes (subnormal against unit
+            // size among them).
+            let size_b =
+                if case % 5 == 4 { 10f64.powi(rng.below(600) as i32 - 320) } else { size * rng.range(0.3, 3.0) };
             let tb = soup(&mut rng, 30, (case / 3) % 3, Vec3::zeros(), size_b);
             let (ma, mb) = (build(&ta), build(&tb));
             let pa = Placement { rotation: rng.rotation_mixed(), translation: rng.vec(-1.0, 1.0) * size, scale: 1.0 };
@@ -1157,11 +1276,24 @@ mod tests {
             let pb = Placement {
                 rotation: rng.rotation_mixed(),
                 translation: pa.translation + pa.rotation * offset + rng.dir() * far,
-                scale: if case % 4 == 3 { rng.range(0.5, 2.0) } else { 1.0 },
+                // Every seventh case far from a's scale (placement scales reach 1e±100).
+                scale: if case % 7 == 6 {
+                    10f64.powi(rng.below(200) as i32 - 100)
+                } else if case % 4 == 3 {
+                    rng.range(0.5, 2.0)
+                } else {
+                    1.0
+                },
+            };
+            let coords =
+                (pa.translation.amax() + pb.translation.amax() + offset.amax() + 4.0 * (size + pb.scale * size_b))
+                    * 4.0;
+            let Ok(r) = distance_placed(&ma, &pa, &mb, &pb, &DistanceRequest::default(), None) else {
+                // Refused beyond the supported range (and only there).
+                assert!(coords > 1e300, "case {case}: refused at {coords:e}");
+                continue;
             };
             let truth = brute_force(&ta, &pa, &tb, &pb);
-            let r = distance_placed(&ma, &pa, &mb, &pb, &DistanceRequest::default(), None).unwrap();
-            let coords = (pa.translation.amax() + pb.translation.amax() + offset.amax() + 4.0 * size) * 4.0;
             assert!((r.distance - truth).abs() <= 1e-13 * coords, "case {case}: {} vs {truth}", r.distance);
             let pairs = (2 * ta.len() - 1) as u64 * (2 * tb.len() - 1) as u64;
             assert!(r.bv_tests <= 2 * pairs && r.tri_tests <= (ta.len() * tb.len()) as u64, "case {case}");
