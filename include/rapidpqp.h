@@ -647,8 +647,8 @@ typedef struct collision_pair {
 
 /**
  * A coordinate, placed in the other model's frame, would exceed 2^1000 (about 1e301), or
- * the relative scale leaves [2^-1000, 2^1000] (the supported range, see the README);
- * nothing changed.
+ * the relative scale leaves [2^-1000, 2^1000] (the supported range, see the README); or a
+ * model was given a coordinate beyond 2^1000. Nothing changed.
  */
 #define RPQ_ERR_OUT_OF_RANGE 10
 
@@ -802,6 +802,7 @@ RpqStatus rpq_poses_from_matrices(const double *matrices,
  *
  * Errors: `RPQ_ERR_NULL_POINTER` (`triangles` or `out_model` NULL),
  * `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate),
+ * `RPQ_ERR_OUT_OF_RANGE` (a coordinate beyond 2^1000, about 1.07e301),
  * `RPQ_ERR_OUT_OF_MEMORY` (the copies of the input cannot be allocated; the hierarchy's own
  * allocations still abort the process when memory runs out, as Rust's allocator does).
  *
@@ -818,7 +819,8 @@ RpqStatus rpq_model_build(const double *triangles,
  * Builds a model from a vertex array (`3 * num_vertices` doubles) and triangles given as
  * vertex indices (`3 * num_faces` zero-based `uint32_t`), with ids as in `rpq_model_build`.
  * An index out of range gives `RPQ_ERR_INVALID_ARGUMENT`; a NaN or infinite coordinate
- * `RPQ_ERR_NON_FINITE`, in any vertex, used by a triangle or not.
+ * `RPQ_ERR_NON_FINITE`, in any vertex, used by a triangle or not; a used vertex beyond
+ * 2^1000 `RPQ_ERR_OUT_OF_RANGE`.
  *
  * # Safety
  * The arrays hold the stated numbers of elements; `ids` may be NULL; `out_model` is writable.
@@ -999,7 +1001,8 @@ int PQP_BeginModel(struct PQP_Model *m, int num_tris);
 
 /**
  * Adds a triangle (begins the model if needed, as PQP). On a built model:
- * `PQP_ERR_BUILD_OUT_OF_SEQUENCE`, nothing added. NaN/infinite: `PQP_ERR_NON_FINITE`.
+ * `PQP_ERR_BUILD_OUT_OF_SEQUENCE`, nothing added. NaN/infinite: `PQP_ERR_NON_FINITE`; beyond
+ * 2^1000 (about 1.07e301): `PQP_ERR_OUT_OF_RANGE`; nothing added.
  *
  * # Safety
  * `m` is not deleted during the call; points NULL or 3 readable doubles each.
@@ -1122,7 +1125,8 @@ int RAPID_BeginModel(struct RAPID_model *m);
  * Adds a triangle with corners `p1`, `p2`, `p3` (3 doubles each) and the caller's `id`.
  * After `RAPID_EndModel` it returns `RAPID_ERR_BUILD_OUT_OF_SEQUENCE` and adds nothing
  * (as RAPID); before `RAPID_BeginModel` it adds (as RAPID). NaN or infinite coordinates:
- * `RAPID_ERR_NON_FINITE`, nothing added.
+ * `RAPID_ERR_NON_FINITE`; beyond 2^1000 (about 1.07e301): `RAPID_ERR_OUT_OF_RANGE`; nothing
+ * added.
  *
  * # Safety
  * `m` is NULL or from `RAPID_model_new`; each point is NULL or 3 readable doubles.

@@ -57,6 +57,17 @@ pub fn to_array(a: &Vec3) -> [f64; 3] {
     [a.x, a.y, a.z]
 }
 
+/// The supported range: a query runs only when every coordinate it computes with stays within
+/// `2^1000` (about `1.07e301`) in magnitude — each model's own coordinates, and the other
+/// model's coordinates placed in its frame (bounded as `scale · ‖R‖∞ · max|coordinate| +
+/// |translation|`) — and the relative scale is within `[2^-1000, 2^1000]`. Tiny coordinates
+/// have no lower limit (down to the least subnormal): the exact predicates cover the whole
+/// finite range, and the only limit is that nothing computed may overflow. Models are built
+/// only from coordinates within it.
+///
+/// cbindgen:ignore
+pub const RANGE_LIMIT: f64 = 1.0715086071862673e301;
+
 /// True when all nine coordinates of a triangle are finite.
 pub fn triangle_is_finite(t: &Triangle) -> bool {
     t.iter().all(|p| p.iter().all(|v| v.is_finite()))

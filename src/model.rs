@@ -15,7 +15,7 @@
 use crate::bv::obb::{CollideNode, NodePair, PackedFrame, orthonormal_frame, principal_axes};
 use crate::bv::sphere::{PointSet, Sphere, Support};
 use crate::bv::{Obb, Rss};
-use crate::math::{Mat3, Triangle, Vec3, triangle_is_finite};
+use crate::math::{Mat3, RANGE_LIMIT, Triangle, Vec3, triangle_is_finite};
 
 /// Why a model could not be built or a triangle was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +26,9 @@ pub enum BuildError {
     NonFiniteCoordinate,
     /// More triangles than the hierarchy can index (2^31 − 1).
     TooManyTriangles,
+    /// A coordinate beyond the supported range ([`RANGE_LIMIT`], 2^1000): no query could
+    /// use the model.
+    OutOfRange,
 }
 
 impl std::fmt::Display for BuildError {
@@ -34,11 +37,23 @@ impl std::fmt::Display for BuildError {
             BuildError::EmptyModel => "a model needs at least one triangle",
             BuildError::NonFiniteCoordinate => "a triangle coordinate is NaN or infinite",
             BuildError::TooManyTriangles => "too many triangles for one model (limit 2^31 - 1)",
+            BuildError::OutOfRange => "a triangle coordinate is beyond 2^1000 (about 1.07e301), the supported range",
         })
     }
 }
 
 impl std::error::Error for BuildError {}
+
+/// A triangle's coordinates as a model takes them: finite and within [`RANGE_LIMIT`].
+fn check_coordinates(t: &Triangle) -> Result<(), BuildError> {
+    if !triangle_is_finite(t) {
+        Err(BuildError::NonFiniteCoordinate)
+    } else if t.iter().any(|p| p.amax() > RANGE_LIMIT) {
+        Err(BuildError::OutOfRange)
+    } else {
+        Ok(())
+    }
+}
 
 /// Marks a leaf in a node's child/leaf word: leaf `LEAF_BIT | triangle index` (leaf order),
 /// inner node: index of the first of its two children.
@@ -63,11 +78,10 @@ impl ModelBuilder {
         ModelBuilder { triangles: Vec::with_capacity(triangles), ids: Vec::with_capacity(triangles) }
     }
 
-    /// Appends a triangle; refuses (and stores nothing) if a coordinate is not finite.
+    /// Appends a triangle; refuses (and stores nothing) if a coordinate is not finite or
+    /// beyond the supported range.
     pub fn add_triangle(&mut self, triangle: Triangle, id: i32) -> Result<(), BuildError> {
-        if !triangle_is_finite(&triangle) {
-            return Err(BuildError::NonFiniteCoordinate);
-        }
+        check_coordinates(&triangle)?;
         if self.triangles.len() >= (LEAF_BIT - 1) as usize {
             return Err(BuildError::TooManyTriangles);
         }
@@ -148,8 +162,8 @@ impl Model {
         if triangles.len() >= (LEAF_BIT - 1) as usize {
             return Err(BuildError::TooManyTriangles);
         }
-        if !triangles.iter().all(triangle_is_finite) {
-            return Err(BuildError::NonFiniteCoordinate);
+        for t in &triangles {
+            check_coordinates(t)?;
         }
         let packed_frame = PackedFrame::around(triangles.iter().flatten().copied());
         let magnitude = magnitude(&triangles);
@@ -185,6 +199,9 @@ impl Model {
         }
         if !finite {
             return Err(BuildError::NonFiniteCoordinate.to_string());
+        }
+        if lo.amax().max(hi.amax()) > RANGE_LIMIT {
+            return Err(BuildError::OutOfRange.to_string());
         }
         // (The frame depends on the bounding box only, the magnitude on its corners.)
         let packed_frame = PackedFrame::around([lo, hi].into_iter());
@@ -904,6 +921,7 @@ mod tests {
             vec![tri(1e-161, Vec3::zeros()); 2],
             vec![tri(1e-300, Vec3::new(0.0, 5e-300, 0.0)); 3],
             vec![tri(1.0, Vec3::new(1e200, -1e200, 0.0)), tri(1e-3, Vec3::new(1e200, -1e200, 1.0))],
+            vec![tri(1e301, Vec3::new(-1e301, 0.0, 0.0)), tri(-1e301, Vec3::new(1e301, 1.0, 0.0))],
         ];
         for tris in cases {
             let ids = (0..tris.len() as i32).collect();
@@ -911,6 +929,15 @@ mod tests {
             m.validate().unwrap_or_else(|e| panic!("{tris:?}: {e}"));
             let loaded = crate::serialize::model_from_bytes(&crate::serialize::model_to_bytes(&m));
             assert!(loaded.is_ok(), "{tris:?}: {:?}", loaded.err());
+        }
+        // Beyond the supported range: refused, by the builder too (nothing stored).
+        let far = [Vec3::new(1e308, 9.875, -5.8), Vec3::new(0.0, f64::MAX, 3.08), Vec3::new(0.0, 1.1e301, 3.08)];
+        for corner in far {
+            let t = [corner, Vec3::zeros(), Vec3::new(1.0, 0.0, 0.0)];
+            assert_eq!(Model::new(vec![t], vec![0]).unwrap_err(), BuildError::OutOfRange);
+            let mut builder = ModelBuilder::new();
+            assert_eq!(builder.add_triangle(t, 0), Err(BuildError::OutOfRange));
+            assert!(builder.is_empty());
         }
     }
 }

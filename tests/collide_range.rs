@@ -6,6 +6,7 @@
 //! native query and the RAPID and PQP C functions; coordinates and placements beyond the
 //! range are refused with an error by every path.
 
+use rapidpqp::model::BuildError;
 use rapidpqp::query::{CollideRequest, CollideResult, TriangleFrame, collide};
 use rapidpqp::{Model, Placement, Triangle, Vec3};
 
@@ -39,10 +40,17 @@ fn scaled(t: &[Triangle], s: f64) -> Vec<Triangle> {
     t.iter().map(|t| t.map(|p| p * s)).collect()
 }
 
-/// Native collide, every box test and frame (they must agree); `None` when refused.
+/// Native collide, every box test and frame (they must agree); `None` when refused (the
+/// query, or building a model from coordinates beyond the range).
 fn native(a: &[Triangle], b: &[Triangle], p1: &Placement, p2: &Placement) -> Option<Vec<(i32, i32)>> {
-    let ma = Model::new(a.to_vec(), (0..a.len() as i32).collect()).unwrap();
-    let mb = Model::new(b.to_vec(), (0..b.len() as i32).collect()).unwrap();
+    let build = |t: &[Triangle]| match Model::new(t.to_vec(), (0..t.len() as i32).collect()) {
+        Ok(m) => Some(m),
+        Err(e) => {
+            assert_eq!(e, BuildError::OutOfRange);
+            None
+        }
+    };
+    let (ma, mb) = (build(a)?, build(b)?);
     let mut out = CollideResult::new();
     let mut all = Vec::new();
     for frame in [TriangleFrame::Model1, TriangleFrame::Model2] {
@@ -78,13 +86,28 @@ fn legacy(a: &[Triangle], b: &[Triangle], p1: &Placement, p2: &Placement) -> (An
     unsafe {
         let (ra, rb) = (RAPID_model_new(), RAPID_model_new());
         let (qa, qb) = (PQP_Model_new(), PQP_Model_new());
+        let delete = || {
+            for m in [ra, rb] {
+                RAPID_model_delete(m);
+            }
+            for m in [qa, qb] {
+                PQP_Model_delete(m);
+            }
+        };
+        let unscaled = p1.scale == 1.0 && p2.scale == 1.0;
         for (tris, r, q) in [(a, ra, qa), (b, rb, qb)] {
             RAPID_BeginModel(r);
             PQP_BeginModel(q, tris.len() as i32);
             for (id, t) in tris.iter().enumerate() {
                 let v = t.map(|p| [p.x, p.y, p.z]);
-                assert_eq!(RAPID_AddTri(r, v[0].as_ptr(), v[1].as_ptr(), v[2].as_ptr(), id as i32), RAPID_OK);
-                assert_eq!(PQP_AddTri(q, v[0].as_ptr(), v[1].as_ptr(), v[2].as_ptr(), id as i32), PQP_OK);
+                let rc = RAPID_AddTri(r, v[0].as_ptr(), v[1].as_ptr(), v[2].as_ptr(), id as i32);
+                let pc = PQP_AddTri(q, v[0].as_ptr(), v[1].as_ptr(), v[2].as_ptr(), id as i32);
+                if rc != RAPID_OK || pc != PQP_OK {
+                    // Coordinates beyond the range: refused by both when added.
+                    assert_eq!((rc, pc), (RAPID_ERR_OUT_OF_RANGE, PQP_ERR_OUT_OF_RANGE), "{t:?}");
+                    delete();
+                    return (Err(rc), unscaled.then_some(Err(pc)));
+                }
             }
             assert_eq!(RAPID_EndModel(r), RAPID_OK);
             assert_eq!(PQP_EndModel(q), PQP_OK);
@@ -110,7 +133,7 @@ fn legacy(a: &[Triangle], b: &[Triangle], p1: &Placement, p2: &Placement) -> (An
         } else {
             Err(rc)
         };
-        let pqp = (p1.scale == 1.0 && p2.scale == 1.0).then(|| {
+        let pqp = unscaled.then(|| {
             let mut res: PQP_CollideResult = std::mem::zeroed();
             let rc = PQP_Collide(
                 &mut res,
@@ -133,12 +156,7 @@ fn legacy(a: &[Triangle], b: &[Triangle], p1: &Placement, p2: &Placement) -> (An
             PQP_CollideResult_FreePairsList(&mut res);
             out
         });
-        for m in [ra, rb] {
-            RAPID_model_delete(m);
-        }
-        for m in [qa, qb] {
-            PQP_Model_delete(m);
-        }
+        delete();
         (rapid, pqp)
     }
 }
@@ -192,9 +210,10 @@ fn scaled_coordinates_keep_their_contacts() {
 fn beyond_the_range_is_refused() {
     let (a, b, _) = models();
     let id = Placement::IDENTITY;
-    // Coordinates near the largest double: placed coordinates beyond 2^1000.
+    // Coordinates near the largest double: refused when added.
     let (ha, hb) = (scaled(&a, 1e307), scaled(&b, 1e307));
     check_refused(&ha, &hb, &id, &id, "coordinates 1e308");
+    check_refused(&a, &hb, &id, &id, "model 2's coordinates 1e308");
     // In range, moved beyond it.
     let (sa, sb) = (scaled(&a, 1e300), scaled(&b, 1e300));
     let t = Placement { translation: v(2e301, 0.0, 0.0), ..id };

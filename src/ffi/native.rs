@@ -37,8 +37,8 @@ pub const RPQ_ERR_INTERNAL: RpqStatus = 8;
 /// positive (a reflection), or it carries a scale (`3·I`: say `I` with scale 3).
 pub const RPQ_ERR_NOT_ROTATION: RpqStatus = 9;
 /// A coordinate, placed in the other model's frame, would exceed 2^1000 (about 1e301), or
-/// the relative scale leaves [2^-1000, 2^1000] (the supported range, see the README);
-/// nothing changed.
+/// the relative scale leaves [2^-1000, 2^1000] (the supported range, see the README); or a
+/// model was given a coordinate beyond 2^1000. Nothing changed.
 pub const RPQ_ERR_OUT_OF_RANGE: RpqStatus = 10;
 
 /// Box-pair test: the library's default, chosen by measurement (today the dual OBB-sphere
@@ -145,6 +145,7 @@ pub(crate) fn status_of(error: BuildError) -> RpqStatus {
         BuildError::EmptyModel => RPQ_ERR_EMPTY_MODEL,
         BuildError::NonFiniteCoordinate => RPQ_ERR_NON_FINITE,
         BuildError::TooManyTriangles => RPQ_ERR_INVALID_ARGUMENT,
+        BuildError::OutOfRange => RPQ_ERR_OUT_OF_RANGE,
     }
 }
 
@@ -207,6 +208,7 @@ pub(crate) fn model_handle(model: Model) -> Result<*mut RpqModel, RpqStatus> {
 ///
 /// Errors: `RPQ_ERR_NULL_POINTER` (`triangles` or `out_model` NULL),
 /// `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate),
+/// `RPQ_ERR_OUT_OF_RANGE` (a coordinate beyond 2^1000, about 1.07e301),
 /// `RPQ_ERR_OUT_OF_MEMORY` (the copies of the input cannot be allocated; the hierarchy's own
 /// allocations still abort the process when memory runs out, as Rust's allocator does).
 ///
@@ -249,7 +251,8 @@ pub unsafe extern "C" fn rpq_model_build(
 /// Builds a model from a vertex array (`3 * num_vertices` doubles) and triangles given as
 /// vertex indices (`3 * num_faces` zero-based `uint32_t`), with ids as in `rpq_model_build`.
 /// An index out of range gives `RPQ_ERR_INVALID_ARGUMENT`; a NaN or infinite coordinate
-/// `RPQ_ERR_NON_FINITE`, in any vertex, used by a triangle or not.
+/// `RPQ_ERR_NON_FINITE`, in any vertex, used by a triangle or not; a used vertex beyond
+/// 2^1000 `RPQ_ERR_OUT_OF_RANGE`.
 ///
 /// # Safety
 /// The arrays hold the stated numbers of elements; `ids` may be NULL; `out_model` is writable.
@@ -489,7 +492,7 @@ pub extern "C" fn rpq_status_message(status: RpqStatus) -> *const c_char {
         RPQ_ERR_OUT_OF_MEMORY => b"out of memory\0",
         RPQ_ERR_INTERNAL => b"internal error (a bug in rapidpqp); the call did nothing\0",
         RPQ_ERR_NOT_ROTATION => b"a pose's rotation is not a rotation within the rotation tolerance\0",
-        RPQ_ERR_OUT_OF_RANGE => b"a coordinate placed in the other model's frame exceeds 2^1000, or the relative scale leaves [2^-1000, 2^1000]\0",
+        RPQ_ERR_OUT_OF_RANGE => b"a coordinate (of a model, or placed in the other model's frame) exceeds 2^1000, or the relative scale leaves [2^-1000, 2^1000]\0",
         _ => b"unknown status code\0",
     };
     text.as_ptr().cast()

@@ -204,6 +204,7 @@ impl PQP_Model {
                 PQP_OK
             }
             Err(BuildError::NonFiniteCoordinate) => PQP_ERR_NON_FINITE,
+            Err(BuildError::OutOfRange) => PQP_ERR_OUT_OF_RANGE,
             Err(_) => PQP_ERR_MODEL_OUT_OF_MEMORY,
         }
     }
@@ -226,6 +227,7 @@ impl PQP_Model {
             }
             Err(BuildError::EmptyModel) => PQP_ERR_BUILD_EMPTY_MODEL,
             Err(BuildError::NonFiniteCoordinate) => PQP_ERR_NON_FINITE,
+            Err(BuildError::OutOfRange) => PQP_ERR_OUT_OF_RANGE,
             Err(BuildError::TooManyTriangles) => PQP_ERR_MODEL_OUT_OF_MEMORY,
         }
     }
@@ -302,7 +304,8 @@ pub unsafe extern "C" fn PQP_BeginModel(m: *mut PQP_Model, num_tris: c_int) -> c
 }
 
 /// Adds a triangle (begins the model if needed, as PQP). On a built model:
-/// `PQP_ERR_BUILD_OUT_OF_SEQUENCE`, nothing added. NaN/infinite: `PQP_ERR_NON_FINITE`.
+/// `PQP_ERR_BUILD_OUT_OF_SEQUENCE`, nothing added. NaN/infinite: `PQP_ERR_NON_FINITE`; beyond
+/// 2^1000 (about 1.07e301): `PQP_ERR_OUT_OF_RANGE`; nothing added.
 ///
 /// # Safety
 /// `m` is not deleted during the call; points NULL or 3 readable doubles each.

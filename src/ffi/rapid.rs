@@ -203,7 +203,8 @@ pub unsafe extern "C" fn RAPID_BeginModel(m: *mut RAPID_model) -> c_int {
 /// Adds a triangle with corners `p1`, `p2`, `p3` (3 doubles each) and the caller's `id`.
 /// After `RAPID_EndModel` it returns `RAPID_ERR_BUILD_OUT_OF_SEQUENCE` and adds nothing
 /// (as RAPID); before `RAPID_BeginModel` it adds (as RAPID). NaN or infinite coordinates:
-/// `RAPID_ERR_NON_FINITE`, nothing added.
+/// `RAPID_ERR_NON_FINITE`; beyond 2^1000 (about 1.07e301): `RAPID_ERR_OUT_OF_RANGE`; nothing
+/// added.
 ///
 /// # Safety
 /// `m` is NULL or from `RAPID_model_new`; each point is NULL or 3 readable doubles.
@@ -230,6 +231,7 @@ pub unsafe extern "C" fn RAPID_AddTri(
             match model.triangles.add_triangle(corners, id) {
                 Ok(()) => RAPID_OK,
                 Err(BuildError::NonFiniteCoordinate) => RAPID_ERR_NON_FINITE,
+                Err(BuildError::OutOfRange) => RAPID_ERR_OUT_OF_RANGE,
                 Err(_) => RAPID_ERR_MODEL_OUT_OF_MEMORY,
             }
         })
@@ -262,6 +264,7 @@ pub unsafe extern "C" fn RAPID_EndModel(m: *mut RAPID_model) -> c_int {
                 }
                 Err(BuildError::EmptyModel) => RAPID_ERR_BUILD_EMPTY_MODEL,
                 Err(BuildError::NonFiniteCoordinate) => RAPID_ERR_NON_FINITE,
+                Err(BuildError::OutOfRange) => RAPID_ERR_OUT_OF_RANGE,
                 Err(BuildError::TooManyTriangles) => RAPID_ERR_MODEL_OUT_OF_MEMORY,
             }
         })

@@ -88,7 +88,7 @@ impl From<BuildError> for NBodyError {
     fn from(e: BuildError) -> NBodyError {
         match e {
             BuildError::EmptyModel => NBodyError::EmptyObject,
-            BuildError::NonFiniteCoordinate => NBodyError::NonFinite,
+            BuildError::NonFiniteCoordinate | BuildError::OutOfRange => NBodyError::NonFinite,
             BuildError::TooManyTriangles => NBodyError::TooManyTriangles,
         }
     }

@@ -10,15 +10,7 @@ use crate::math::{Mat3, Placement, Vec3};
 use crate::model::Model;
 use crate::pose::PoseError;
 
-/// The supported range: a query runs only when every coordinate it computes with stays within
-/// `2^1000` (about `1.07e301`) in magnitude — each model's own coordinates, and the other
-/// model's coordinates placed in its frame (bounded as `scale · ‖R‖∞ · max|coordinate| +
-/// |translation|`) — and the relative scale is within `[2^-1000, 2^1000]`. Tiny coordinates
-/// have no lower limit (down to the least subnormal): the exact predicates cover the whole
-/// finite range, and the only limit is that nothing computed may overflow.
-///
-/// cbindgen:ignore
-pub const RANGE_LIMIT: f64 = 1.0715086071862673e301;
+pub use crate::math::RANGE_LIMIT;
 
 /// A query refused because its coordinates or placements leave the supported range
 /// ([`RANGE_LIMIT`]); nothing was computed.

@@ -249,13 +249,3 @@ fn serialized_models() {
 fn obj_reader() {
     run_child::<obj::Obj>("obj_reader");
 }
-
-/// A known bug, reported and left to the owners of `src/model.rs`: some models are built and
-/// queried, but a packed number of their nodes is not finite, so `validate()` refuses the model
-/// and loading refuses its own serialization ("node 0: a number is NaN or infinite"). Seen for
-/// coordinates beyond about 1.3e154 (the square root of the largest double) or below about
-/// 1e-160, and for zero-extent models (every corner the same point) far from the origin (at
-/// 3e72). The targets accept exactly that failure, on models that `Model::new` built.
-pub fn known_unserializable(model: &rapidpqp::Model) -> bool {
-    model.validate().is_err_and(|e| e.contains("NaN or infinite"))
-}
