@@ -252,6 +252,41 @@ def test_from_trimesh_duck_typed():
     assert m.num_triangles == len(f)
 
 
+class HashedMesh(FakeMesh):
+    """Like trimesh.Trimesh: a content hash that follows edits of the arrays."""
+
+    def __hash__(self):
+        return hash((self.vertices.tobytes(), self.faces.tobytes()))
+
+
+def test_queries_take_mesh_objects(cube):
+    v, f = sphere_mesh(5)
+    model = rp.Model(v, f)
+    pose = translation(3.0)
+    want = rp.distance(model, None, model, pose)
+    for mesh in (FakeMesh(v, f), HashedMesh(v.copy(), f)):
+        got = rp.distance(mesh, None, model, pose)
+        assert got.distance == want.distance
+        assert rp.collide(model, None, mesh, translation(0.5)).pairs.tolist() == rp.collide(
+            model, None, model, translation(0.5)
+        ).pairs.tolist()
+        batch = rp.distance_batch(mesh, None, mesh, np.stack([pose, np.eye(4)]))
+        assert batch.distance[0] == want.distance and batch.distance[1] == 0.0
+    # A hashed mesh keeps its model while unchanged and is rebuilt after an edit.
+    mesh = HashedMesh(v.copy(), f)
+    rp.distance(mesh, None, model, pose)
+    kept = mesh._rapidpqp_model[1]
+    rp.distance(mesh, None, model, pose)
+    assert mesh._rapidpqp_model[1] is kept
+    mesh.vertices = mesh.vertices + np.array([0.25, 0.0, 0.0])
+    moved = rp.distance(mesh, None, model, pose)
+    assert mesh._rapidpqp_model[1] is not kept
+    assert moved.distance == rp.distance(rp.Model(mesh.vertices, f), None, model, pose).distance
+    assert moved.distance < want.distance
+    with pytest.raises(TypeError, match="trimesh"):
+        rp.distance(object(), None, model, pose)
+
+
 def test_from_trimesh_real():
     trimesh = pytest.importorskip("trimesh")
     mesh = trimesh.creation.icosphere(subdivisions=2)

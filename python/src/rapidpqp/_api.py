@@ -39,6 +39,8 @@ __all__ = [
 #: positive uniform scale, its last row ``[0, 0, 0, 1]``), an ``(R, t)`` or ``(R, t, scale)``
 #: tuple, a :class:`Pose`, or ``None`` for the identity.
 PoseLike = Union["Pose", np.ndarray, Sequence[Any], None]
+# A Model, or a mesh object with .vertices and .faces (a trimesh.Trimesh), converted on use.
+ModelLike = Any
 
 #: How far from orthonormal (relative to its scale) a pose's rotation may be: the library's one
 #: process-wide setting (``rpq_set_rotation_tolerance``), read and set through
@@ -175,6 +177,40 @@ def _model_handle(m: Any, name: str) -> int:
             return h
         raise ValueError(f"{name}: the model is not built (its constructor did not run or failed)")
     raise TypeError(f"{name}: expected a rapidpqp.Model, got {type(m).__name__}")
+
+
+# Where a converted model is kept on a mesh object (a trimesh.Trimesh takes new attributes).
+_CACHE_ATTRIBUTE = "_rapidpqp_model"
+
+
+def _as_model(m: Any, name: str) -> "Model":
+    """``m`` itself when it is a :class:`Model`; for a mesh object (a ``trimesh.Trimesh``, or
+    anything with ``vertices`` and ``faces`` arrays) the model built from it.
+
+    A mesh whose class defines its own ``__hash__`` over its data, as ``trimesh.Trimesh`` does
+    (a content hash that trimesh keeps up to date as the arrays change), keeps its model on
+    itself under that hash, so repeated queries build it once and an edited mesh is rebuilt.
+    Other mesh objects are converted on every call. trimesh itself is never imported."""
+    if isinstance(m, Model):
+        return m
+    if getattr(m, "vertices", None) is None or getattr(m, "faces", None) is None:
+        raise TypeError(
+            f"{name}: expected a rapidpqp.Model or a mesh with .vertices and .faces "
+            f"(a trimesh.Trimesh), got {type(m).__name__}"
+        )
+    cacheable = type(m).__hash__ not in (None, object.__hash__)
+    key = hash(m) if cacheable else None
+    if cacheable:
+        cached = getattr(m, _CACHE_ATTRIBUTE, None)
+        if isinstance(cached, tuple) and len(cached) == 2 and cached[0] == key:
+            return cached[1]
+    model = Model.from_trimesh(m)
+    if cacheable:
+        try:
+            setattr(m, _CACHE_ATTRIBUTE, (key, model))
+        except (AttributeError, TypeError):
+            pass  # an object with __slots__: convert again next time
+    return model
 
 
 def _real(x: Any, name: str) -> float:
@@ -796,9 +832,9 @@ _OFF_TRI = N.RpqDistanceResult.tri_tests.offset // 8
 
 
 def collide(
-    model1: Model,
+    model1: ModelLike,
     pose1: PoseLike,
-    model2: Model,
+    model2: ModelLike,
     pose2: PoseLike,
     first_contact: bool = False,
     *,
@@ -810,7 +846,8 @@ def collide(
 
     Parameters
     ----------
-    model1, model2 : Model
+    model1, model2 : Model or trimesh.Trimesh
+        A mesh object is converted once and its model kept on it (see ``Model.from_trimesh``).
     pose1, pose2 : pose
         A 4×4 matrix, an ``(R, t)`` or ``(R, t, scale)`` tuple, a :class:`Pose` or ``None``.
     first_contact : bool
@@ -828,7 +865,9 @@ def collide(
     CollideResult
         ``pairs`` (K, 2) int32 ids, ``bv_tests`` and ``tri_tests`` counts; ``.colliding``.
     """
+    model1 = _as_model(model1, "model1")  # kept alive for the call
     h1 = _model_handle(model1, "model1")
+    model2 = _as_model(model2, "model2")  # kept alive for the call
     h2 = _model_handle(model2, "model2")
     b1 = _pose_bytes(pose1, "pose1")
     b2 = _pose_bytes(pose2, "pose2")
@@ -857,9 +896,9 @@ def _distance_request(rel_err: Any, abs_err: Any, qsize: Any) -> Optional[bytes]
 
 
 def distance(
-    model1: Model,
+    model1: ModelLike,
     pose1: PoseLike,
-    model2: Model,
+    model2: ModelLike,
     pose2: PoseLike,
     rel_err: float = 0.0,
     abs_err: float = 0.0,
@@ -884,7 +923,9 @@ def distance(
         ``distance``; ``p1`` on model 1 **in model 1's own frame**, ``p2`` on model 2 **in model
         2's own frame** (``Pose(pose1).apply(p1)`` is the world point); work counts.
     """
+    model1 = _as_model(model1, "model1")  # kept alive for the call
     h1 = _model_handle(model1, "model1")
+    model2 = _as_model(model2, "model2")  # kept alive for the call
     h2 = _model_handle(model2, "model2")
     b1 = _pose_bytes(pose1, "pose1")
     b2 = _pose_bytes(pose2, "pose2")
@@ -911,7 +952,7 @@ def distance(
 
 
 def tolerance(
-    model1: Model, pose1: PoseLike, model2: Model, pose2: PoseLike, tolerance: float, qsize: int = 2
+    model1: ModelLike, pose1: PoseLike, model2: ModelLike, pose2: PoseLike, tolerance: float, qsize: int = 2
 ) -> ToleranceResult:
     """Whether ``model1`` at ``pose1`` and ``model2`` at ``pose2`` are at most ``tolerance``
     apart (inclusive; a negative tolerance counts as 0). Stops at the first triangle pair
@@ -923,7 +964,9 @@ def tolerance(
         ``closer``; when closer, ``distance`` and the points (each in its own model's frame)
         of the pair found, else a lower bound of the distance and NaN points.
     """
+    model1 = _as_model(model1, "model1")  # kept alive for the call
     h1 = _model_handle(model1, "model1")
+    model2 = _as_model(model2, "model2")  # kept alive for the call
     h2 = _model_handle(model2, "model2")
     b1 = _pose_bytes(pose1, "pose1")
     b2 = _pose_bytes(pose2, "pose2")
@@ -952,8 +995,12 @@ def _tolerance_arg(x: Any) -> float:
 
 def _batch_args(
     model1: Any, poses1: Any, model2: Any, poses2: Any, threads: Any
-) -> Tuple[int, int, np.ndarray, np.ndarray, int, int]:
+) -> Tuple["Model", "Model", int, int, np.ndarray, np.ndarray, int, int]:
+    """The batch's models (mesh objects converted; the caller keeps them alive for the call),
+    their handles, pose arrays, query count and thread count."""
+    model1 = _as_model(model1, "model1")
     h1 = _model_handle(model1, "model1")
+    model2 = _as_model(model2, "model2")
     h2 = _model_handle(model2, "model2")
     a1 = _poses_array(poses1, "poses1")
     a2 = _poses_array(poses2, "poses2")
@@ -967,13 +1014,13 @@ def _batch_args(
             f"poses1 has {n1} poses and poses2 has {n2}: give the same number, or one pose for either"
         )
     t = 0 if threads is None else _int_arg(threads, "threads")
-    return h1, h2, a1, a2, n, t
+    return model1, model2, h1, h2, a1, a2, n, t
 
 
 def collide_batch(
-    model1: Model,
+    model1: ModelLike,
     poses1: Any,
-    model2: Model,
+    model2: ModelLike,
     poses2: Any,
     first_contact: bool = False,
     threads: Optional[int] = 0,
@@ -993,7 +1040,7 @@ def collide_batch(
         ``colliding`` (N,) bool and ``num_pairs`` (N,) int64.
     """
     req = _collide_request(first_contact, box_test, frame)
-    h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
+    model1, model2, h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
     colliding = np.zeros(n, dtype=np.uint8)
     pairs = np.zeros(n, dtype=np.uint64)
     status = LIB.rpq_collide_batch(
@@ -1006,9 +1053,9 @@ def collide_batch(
 
 
 def distance_batch(
-    model1: Model,
+    model1: ModelLike,
     poses1: Any,
-    model2: Model,
+    model2: ModelLike,
     poses2: Any,
     rel_err: float = 0.0,
     abs_err: float = 0.0,
@@ -1029,7 +1076,7 @@ def distance_batch(
     DistanceBatchResult
         ``distance`` (N,); ``p1`` (N, 3) in model 1's frame; ``p2`` (N, 3) in model 2's frame.
     """
-    h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
+    model1, model2, h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
     request = _distance_request(rel_err, abs_err, qsize)
     d = np.zeros(n)
     p1 = np.zeros((n, 3))
@@ -1044,9 +1091,9 @@ def distance_batch(
 
 
 def tolerance_batch(
-    model1: Model,
+    model1: ModelLike,
     poses1: Any,
-    model2: Model,
+    model2: ModelLike,
     poses2: Any,
     tolerance: float,
     qsize: int = 2,
@@ -1060,7 +1107,7 @@ def tolerance_batch(
     ToleranceBatchResult
         ``closer`` (N,) bool, ``distance`` (N,), ``p1``/``p2`` (N, 3) (NaN where not closer).
     """
-    h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
+    model1, model2, h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
     tol = _tolerance_arg(tolerance)
     q = _int_arg(qsize, "qsize")
     closer = np.zeros(n, dtype=np.uint8)
