@@ -26,7 +26,7 @@ use super::{QueryError, RangeError, Relative, check_placements};
 use crate::bv::obb::{NodePair, PackedFrame};
 use crate::geometry::tri_distance::triangle_distance_within;
 use crate::lanes::F2;
-use crate::math::{Mat3, Placement, Triangle, Vec3};
+use crate::math::{Mat3, Placement, Triangle, Vec3, length};
 use crate::model::{Model, slot_of};
 
 /// What a distance query should do. A zero-filled request asks for the exact distance.
@@ -856,13 +856,6 @@ fn search_from_root(search: &mut Search, goal: Goal, scratch: &mut Scratch) {
     } else {
         search.best_first(DESCENT_QUEUE, true, scratch);
     }
-}
-
-/// `|v|`, computed scaled so that tiny or huge components lose nothing to underflow or
-/// overflow of their squares.
-fn length(v: &Vec3) -> f64 {
-    let m = v.amax();
-    if m > 0.0 && m.is_finite() { m * (v / m).norm() } else { m }
 }
 
 /// The vertex of `m` farthest along `dir` (model coordinates) and its projection, found
