@@ -256,7 +256,7 @@ impl Flat {
 
 /// Error-free transformations for [`accurate_normal`] (Knuth's two-sum, Dekker's product).
 #[inline]
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let bb = s - a;
     (s, (a - (s - bb)) + (b - bb))
@@ -270,7 +270,7 @@ fn split(a: f64) -> (f64, f64) {
 }
 
 #[inline]
-fn two_prod(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
     let p = a * b;
     let (ah, al) = split(a);
     let (bh, bl) = split(b);
