@@ -126,16 +126,61 @@ pub fn closest_points(
     for (index, p) in points.iter().enumerate() {
         check_point(p, index)?;
     }
-    Ok(with_stack(|stack| {
+    Ok(with_scratch(|scratch| {
+        let Scratch { stack, order } = scratch;
         let mut stats = PointStats::default();
-        for (p, slot) in points.iter().zip(out.iter_mut()) {
-            let mut search = PointSearch::new(model, p, max_distance);
-            *slot = search.run(stack);
-            stats.bv_tests += search.bv_tests;
-            stats.tri_tests += search.tri_tests;
+        // (In chunks: the order's indices are 32 bits, and its memory stays bounded.)
+        for (points, out) in points.chunks(BATCH_CHUNK).zip(out.chunks_mut(BATCH_CHUNK)) {
+            spatial_order(points, order);
+            let mut previous = None;
+            for &key in order.iter() {
+                let i = key as u32 as usize;
+                let mut search = PointSearch::new(model, &points[i], max_distance);
+                // The previous point's triangle (a neighbour along the curve) bounds this
+                // one's distance from the start.
+                if let Some(t) = previous {
+                    search.leaf(t);
+                }
+                out[i] = search.run(stack);
+                previous = search.best.map(|(_, _, t)| t);
+                stats.bv_tests += search.bv_tests;
+                stats.tri_tests += search.tri_tests;
+            }
         }
         stats
     }))
+}
+
+/// The most points a batch orders at once.
+const BATCH_CHUNK: usize = 1 << 20;
+
+/// The indices of `points` (in the low 32 bits of each entry) in the order of a Morton curve
+/// over their bounding box (10 bits per axis), so that consecutive queries visit nearly the
+/// same nodes (which stay in cache) and the previous answer is a close bound.
+fn spatial_order(points: &[Vec3], order: &mut Vec<u64>) {
+    order.clear();
+    let lo = points.iter().fold(Vec3::repeat(f64::INFINITY), |a, p| a.inf(p));
+    let hi = points.iter().fold(Vec3::repeat(f64::NEG_INFINITY), |a, p| a.sup(p));
+    // (Halves first: the extent of points up to 2^1000 apart still fits a double.)
+    let extent = hi * 0.5 - lo * 0.5;
+    let cell = |v: f64, lo: f64, half: f64| -> u64 {
+        if half > 0.0 { ((v * 0.5 - lo * 0.5) / half * 511.99) as u64 } else { 0 }
+    };
+    // Every other bit of a 10-bit number, spread to every third bit.
+    let spread = |x: u64| {
+        let mut x = x & 0x3ff;
+        x = (x | x << 16) & 0x0300_00ff;
+        x = (x | x << 8) & 0x0300_f00f;
+        x = (x | x << 4) & 0x030c_30c3;
+        (x | x << 2) & 0x0924_9249
+    };
+    order.extend(points.iter().enumerate().map(|(i, p)| {
+        let code = spread(cell(p.x, lo.x, extent.x))
+            | spread(cell(p.y, lo.y, extent.y)) << 1
+            | spread(cell(p.z, lo.z, extent.z)) << 2;
+        code << 32 | i as u64
+    }));
+    order.sort_unstable();
 }
 
 fn check_point(p: &Vec3, index: usize) -> Result<(), PointError> {
@@ -152,17 +197,27 @@ fn check_max_distance(max_distance: f64) -> Result<(), PointError> {
     if max_distance >= 0.0 { Ok(()) } else { Err(PointError::InvalidMaxDistance) }
 }
 
+/// A thread's search stack and batch order, kept so that queries allocate nothing once
+/// they have grown.
+#[derive(Default)]
+struct Scratch {
+    stack: Vec<(f64, u32)>,
+    order: Vec<u64>,
+}
+
 thread_local! {
-    /// The depth-first stack, kept per thread so that a query allocates nothing once it has
-    /// grown.
-    static STACK: RefCell<Vec<(f64, u32)>> = const { RefCell::new(Vec::new()) };
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::default()),
+    })
 }
 
 fn with_stack<R>(f: impl FnOnce(&mut Vec<(f64, u32)>) -> R) -> R {
-    STACK.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut stack) => f(&mut stack),
-        Err(_) => f(&mut Vec::new()),
-    })
+    with_scratch(|scratch| f(&mut scratch.stack))
 }
 
 /// The stored axes' stretch: `‖A‖₂ ≤ 1 + 9.2e-8` (see the module notes), so dividing a
@@ -407,6 +462,7 @@ mod tests {
             let tris = soup(&mut rng, n, case % 3, offset, size);
             let m = build(&tris);
             let tol = 1e-13 * (offset.amax() + 4.0 * size);
+            let mut points = Vec::new();
             for k in 0..30 {
                 let p = match k % 6 {
                     0 | 1 => offset + rng.vec(-1.5, 1.5) * size,
@@ -427,6 +483,19 @@ mod tests {
                 let far = (p - offset).amax();
                 let r = check(&m, &p, tol + 1e-13 * far, &format!("case {case} point {k}"));
                 on += usize::from(r.on_surface);
+                points.push(p);
+            }
+            // The batch (reordered, warm-started) agrees with brute force too.
+            let mut out = vec![None; points.len()];
+            closest_points(&m, &points, f64::INFINITY, &mut out).unwrap();
+            for (p, r) in points.iter().zip(&out) {
+                let (truth, _) = brute_force(&m, p);
+                let r = r.expect("unlimited");
+                let tol = tol + 1e-13 * (p - offset).amax();
+                assert!((r.distance - truth).abs() <= tol, "case {case} batch: {} vs {truth}", r.distance);
+                assert_eq!(r.on_surface, truth == 0.0, "case {case} batch: on the surface at {p:?}");
+                let own = point_triangle_distance(p, &m.triangles()[r.triangle as usize]);
+                assert_eq!((own.distance, own.point), (r.distance, r.point));
             }
         }
         assert!(on >= 500, "{on} points on the surface");
@@ -565,13 +634,24 @@ mod tests {
         let mut rng = Rng(0x9017_5ea7_c400_0004);
         let tris = soup(&mut rng, 300, 0, Vec3::zeros(), 1.0);
         let m = build(&tris);
-        let points: Vec<Vec3> = (0..200).map(|_| rng.vec(-2.0, 2.0)).collect();
+        let mut points: Vec<Vec3> = (0..200).map(|_| rng.vec(-2.0, 2.0)).collect();
+        // Some on the surface, some repeated, one far away.
+        points.extend(tris[..20].iter().map(|t| t[1]));
+        points.extend_from_slice(&points[..10].to_vec());
+        points.push(Vec3::new(1e200, 0.0, 0.0));
         let mut out = vec![None; points.len()];
         let stats = closest_points(&m, &points, 0.3, &mut out).unwrap();
         let (mut bv, mut tri) = (0, 0);
         for (p, r) in points.iter().zip(&out) {
+            // The same answers as single queries (but for ties: the batch starts each search
+            // from another point's triangle).
             let single = closest_point_within(&m, p, 0.3).unwrap();
-            assert_eq!(*r, single);
+            assert_eq!(r.is_some(), single.is_some());
+            if let (Some(r), Some(single)) = (r, single) {
+                assert!((r.distance - single.distance).abs() <= 1e-14 && r.on_surface == single.on_surface);
+                let own = point_triangle_distance(p, &m.triangles()[r.triangle as usize]);
+                assert_eq!((own.distance, own.point), (r.distance, r.point));
+            }
             let full = closest_point(&m, p).unwrap();
             assert_eq!(r.is_some(), full.distance <= 0.3);
             if let Some(r) = r {
