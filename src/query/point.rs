@@ -637,7 +637,7 @@ mod tests {
         let mut points: Vec<Vec3> = (0..200).map(|_| rng.vec(-2.0, 2.0)).collect();
         // Some on the surface, some repeated, one far away.
         points.extend(tris[..20].iter().map(|t| t[1]));
-        points.extend_from_slice(&points[..10].to_vec());
+        points.extend_from_within(..10);
         points.push(Vec3::new(1e200, 0.0, 0.0));
         let mut out = vec![None; points.len()];
         let stats = closest_points(&m, &points, 0.3, &mut out).unwrap();
