@@ -450,6 +450,44 @@ mod tests {
         assert_eq!(f.signed_volume, f64::INFINITY);
     }
 
+    /// A unit cube whose faces are grids of `k × k` squares with vertices at multiples of
+    /// `1/k` (rounded): its faces still lie in the planes of the cube (the rounded
+    /// coordinates keep 0 and 1 exact), so its volume is exactly 1 however the many
+    /// rounded tetrahedra add up. A plain sum of them errs by about 1e-14.
+    #[test]
+    fn volume_of_many_rounded_tetrahedra_is_exact() {
+        let k = 60;
+        for o in [Vec3::zeros(), v(1000.0, -3.0, 0.5)] {
+            let mut tris = Vec::new();
+            for axis in 0..3 {
+                for (side, flip) in [(0.0, true), (1.0, false)] {
+                    let p = |i: usize, j: usize| {
+                        let mut x = Vec3::zeros();
+                        x[axis] = side;
+                        x[(axis + 1) % 3] = i as f64 / k as f64;
+                        x[(axis + 2) % 3] = j as f64 / k as f64;
+                        x + o
+                    };
+                    for i in 0..k {
+                        for j in 0..k {
+                            let (a, b, c, d) = (p(i, j), p(i + 1, j), p(i + 1, j + 1), p(i, j + 1));
+                            if flip {
+                                tris.extend([[a, c, b], [a, d, c]]);
+                            } else {
+                                tris.extend([[a, b, c], [a, c, d]]);
+                            }
+                        }
+                    }
+                }
+            }
+            let f = facts(&tris);
+            assert_closed(&f);
+            assert_eq!((f.faces, f.euler_characteristic), (12 * k * k, 2));
+            // (The shifted cube's faces are at 1000 and 1001, -3 and -2, 0.5 and 1.5: exact.)
+            assert!((f.signed_volume - 1.0).abs() <= 2.0 * f64::EPSILON, "{}", f.signed_volume - 1.0);
+        }
+    }
+
     /// Unreferenced vertices (far away) do not enter the model; facts are computed once and
     /// shared by clones and threads; a deserialized model computes the same.
     #[test]
