@@ -426,29 +426,6 @@ mod tests {
         r
     }
 
-    /// A soup of one of several kinds (as the distance tests draw): ordinary triangles,
-    /// slivers and zero-area ones, tiny ones; centred at `offset`, of size about `size`.
-    fn soup(rng: &mut Rng, n: usize, kind: usize, offset: Vec3, size: f64) -> Vec<Triangle> {
-        (0..n)
-            .map(|_| {
-                let c = rng.vec(-1.0, 1.0) * size;
-                let t = match kind {
-                    0 => [c + rng.vec(-0.2, 0.2) * size, c + rng.vec(-0.2, 0.2) * size, c + rng.vec(-0.2, 0.2) * size],
-                    1 => {
-                        let (p, q) = (c + rng.vec(-0.2, 0.2) * size, c + rng.vec(-0.2, 0.2) * size);
-                        match rng.below(3) {
-                            0 => [p, q, p + (q - p) * rng.unit()],
-                            1 => [p, p, q],
-                            _ => [p, q, p + (q - p) * 0.5 + rng.vec(-1e-9, 1e-9) * size],
-                        }
-                    }
-                    _ => [c, c + rng.vec(-1e-6, 1e-6) * size, c + rng.vec(-1e-6, 1e-6) * size],
-                };
-                t.map(|p| p + offset)
-            })
-            .collect()
-    }
-
     /// Random soups at scales 1e±100 and offsets up to 1e100 times their size; query points
     /// in and around them, on their vertices, just off them, and far away.
     #[test]
@@ -459,7 +436,7 @@ mod tests {
             let size = 10f64.powi(rng.below(201) as i32 - 100);
             let offset = rng.dir() * size * 10f64.powi(rng.below(8) as i32 * (case % 3) as i32 * 5);
             let n = [1, 2, 7, 60, 200][case % 5];
-            let tris = soup(&mut rng, n, case % 3, offset, size);
+            let tris = rng.soup(n, case % 3, offset, size);
             let m = build(&tris);
             let tol = 1e-13 * (offset.amax() + 4.0 * size);
             let mut points = Vec::new();
@@ -592,7 +569,7 @@ mod tests {
         for case in 0..budget(40, 2000) {
             let size = 10f64.powi(rng.below(201) as i32 - 100);
             let offset = rng.dir() * size * 10f64.powi(rng.below(6) as i32 * (case % 2) as i32 * 10);
-            let tris = soup(&mut rng, 40, case % 3, offset, size);
+            let tris = rng.soup(40, case % 3, offset, size);
             let m = build(&tris);
             let below = |i: usize| -> Vec<usize> {
                 let mut out = Vec::new();
@@ -632,7 +609,7 @@ mod tests {
     #[test]
     fn batch_matches_single_queries() {
         let mut rng = Rng(0x9017_5ea7_c400_0004);
-        let tris = soup(&mut rng, 300, 0, Vec3::zeros(), 1.0);
+        let tris = rng.soup(300, 0, Vec3::zeros(), 1.0);
         let m = build(&tris);
         let mut points: Vec<Vec3> = (0..200).map(|_| rng.vec(-2.0, 2.0)).collect();
         // Some on the surface, some repeated, one far away.
