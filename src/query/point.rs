@@ -417,9 +417,10 @@ mod tests {
         assert_eq!((own.distance, own.point), (r.distance, r.point), "{what}");
         assert_eq!(r.id, m.ids()[r.triangle as usize]);
         assert!(r.bv_tests <= 2 * m.num_nodes() as u64 && r.tri_tests <= m.num_triangles() as u64, "{what}");
-        if truth > 2.0 * tol {
+        // (Subnormal distances may have no representable 0.1 % below them.)
+        if truth > 2.0 * tol && truth * 0.999 - tol < truth {
             let below = closest_point_within(m, p, truth * 0.999 - tol).unwrap();
-            assert!(below.is_none(), "{what}: found below the distance");
+            assert!(below.is_none(), "{what}: found {below:?} below the distance {truth} at {p:?}");
         }
         let above = closest_point_within(m, p, truth * 1.001 + tol).unwrap().expect("within");
         assert!((above.distance - truth).abs() <= tol);
@@ -636,6 +637,28 @@ mod tests {
             }
         }
         assert!(stats.bv_tests >= bv && stats.tri_tests >= tri && out.iter().any(|r| r.is_none()));
+    }
+
+    /// The ends of the range: tiny models seen from 1e301 away, huge ones from the origin,
+    /// subnormal coordinates.
+    #[test]
+    fn extreme_points_and_models() {
+        let mut rng = Rng(0x9017_5ea7_c400_0006);
+        for (size, offset) in [(1e-300, 0.0), (1e-320, 0.0), (1e280, 1e300), (1e300, -5e300), (1.0, 1e300)] {
+            let tris = rng.soup(50, 0, Vec3::new(offset, 0.0, -offset), size);
+            let m = build(&tris);
+            for p in [
+                Vec3::zeros(),
+                Vec3::new(1e301, -1e301, 1e-300),
+                Vec3::repeat(-1.0e301),
+                tris[7][1],
+                Vec3::repeat(5e-324),
+            ] {
+                let (truth, _) = brute_force(&m, &p);
+                let r = check(&m, &p, 1e-14 * (p.amax() + offset.abs() + size), "extreme");
+                assert!(r.distance.is_finite() && (r.distance == 0.0) == (truth == 0.0));
+            }
+        }
     }
 
     #[test]
