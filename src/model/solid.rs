@@ -1,6 +1,6 @@
 //! What a model's triangles make as the boundary of a solid: whether they close up, with a
 //! consistent orientation, and the volume they enclose. Computed once per model on first
-//! request ([`Model::solid_facts`]) and cached; building a model costs nothing extra.
+//! request ([`Model::solid_facts`](crate::Model::solid_facts)) and cached; building a model costs nothing extra.
 //!
 //! Vertices are welded by exact equality of all three coordinates (`-0.0` equals `0.0`):
 //! nothing else (no tolerance) joins two corners. A triangle with two or three corners at the

@@ -18,6 +18,10 @@
 //! point on the surface is always reported as on it; others only when their bound is below
 //! the best distance less that allowance, which bounds the work for far points (whose
 //! triangles are all equally far to the precision of the coordinates).
+//!
+//! A batch visits its points along a Morton curve over their bounding box and tests each
+//! point's predecessor's triangle first: consecutive searches then read nearly the same
+//! nodes (the tree of a large model does not fit the caches) and start with a close bound.
 
 use std::cell::RefCell;
 
@@ -30,8 +34,10 @@ use crate::model::{Model, slot_of};
 /// The closest point of a model's surface to a query point.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClosestPoint {
-    /// The distance from the query point to the surface (model units). Exactly 0 iff
-    /// `on_surface`.
+    /// The distance from the query point to the surface (model units): the least
+    /// point–triangle distance but for rounding, within about `32 ε` of the coordinates'
+    /// magnitude (the query point's and the model's bounding box's, `ε` = 2^-52). Exactly 0
+    /// iff `on_surface`.
     pub distance: f64,
     /// The closest point, on the surface, in the model's frame (the query point itself when
     /// it lies on the surface).
