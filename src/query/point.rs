@@ -1,9 +1,10 @@
 //! Closest points: the point of a model's surface nearest to a query point (unsigned
 //! distance), for one point or a batch.
 //!
-//! The search runs depth first over the packed nodes, nearer child first, and visits a node
-//! only while a lower bound on its distance may still beat the best triangle found (and is
-//! within the caller's `max_distance`). The bound of a node is the largest of three, each a
+//! The search visits the packed nodes by a lower bound on their distance, only while it may
+//! still beat the best triangle found (and is within the caller's `max_distance`): best
+//! first for a single point (then it visits only the nodes whose bound is below the answer),
+//! depth first, nearer child first, in a batch (see below). The bound of a node is the largest of three, each a
 //! true lower bound of the distance to every triangle below it:
 //! * its box: the stored axes `A` (rows) are within 9.2e-8 of orthonormal, so `‖A‖₂ ≤ 1 +
 //!   1e-7` and `|x − q| ≥ |A(x − q)| / ‖A‖₂ ≥ dist(A(q − c), box of half-extents h) / (1 + 1e-7)`
@@ -21,9 +22,13 @@
 //!
 //! A batch visits its points along a Morton curve over their bounding box and tests each
 //! point's predecessor's triangle first: consecutive searches then read nearly the same
-//! nodes (the tree of a large model does not fit the caches) and start with a close bound.
+//! nodes (the tree of a large model does not fit the caches) and start with a close bound,
+//! with which depth first (a stack) outruns best first (a heap) although it tests about
+//! 10 % more nodes.
 
 use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use crate::bv::obb::{NodePair, P32};
 use crate::geometry::tri_distance::point_triangle_distance;
@@ -95,7 +100,7 @@ impl std::error::Error for PointError {}
 /// Refused when a coordinate is NaN, infinite or beyond [`RANGE_LIMIT`].
 pub fn closest_point(model: &Model, point: &Vec3) -> Result<ClosestPoint, PointError> {
     check_point(point, 0)?;
-    let found = with_stack(|stack| PointSearch::new(model, point, f64::INFINITY).run(stack));
+    let found = with_scratch(|scratch| PointSearch::new(model, point, f64::INFINITY).run(scratch, false));
     // (Unlimited: some triangle is always found.)
     Ok(found.expect("an unlimited search finds a triangle"))
 }
@@ -113,12 +118,14 @@ pub fn closest_point_within(
 ) -> Result<Option<ClosestPoint>, PointError> {
     check_max_distance(max_distance)?;
     check_point(point, 0)?;
-    Ok(with_stack(|stack| PointSearch::new(model, point, max_distance).run(stack)))
+    Ok(with_scratch(|scratch| PointSearch::new(model, point, max_distance).run(scratch, false)))
 }
 
 /// [`closest_point_within`] for each of `points`, into `out` (one entry per point); returns
 /// the work done. Everything is checked before anything is computed: a refused batch leaves
-/// `out` unchanged. Allocates nothing once the thread's search stack has grown.
+/// `out` unchanged. The points are searched along a Morton curve, each depth first from its
+/// predecessor's triangle (see the module notes); nothing is allocated once the thread's
+/// scratch (search stack and order) has grown.
 pub fn closest_points(
     model: &Model,
     points: &[Vec3],
@@ -133,11 +140,11 @@ pub fn closest_points(
         check_point(p, index)?;
     }
     Ok(with_scratch(|scratch| {
-        let Scratch { stack, order } = scratch;
+        let mut order = std::mem::take(&mut scratch.order);
         let mut stats = PointStats::default();
         // (In chunks: the order's indices are 32 bits, and its memory stays bounded.)
         for (points, out) in points.chunks(BATCH_CHUNK).zip(out.chunks_mut(BATCH_CHUNK)) {
-            spatial_order(points, order);
+            spatial_order(points, &mut order);
             let mut previous = None;
             for &key in order.iter() {
                 let i = key as u32 as usize;
@@ -147,12 +154,13 @@ pub fn closest_points(
                 if let Some(t) = previous {
                     search.leaf(t);
                 }
-                out[i] = search.run(stack);
+                out[i] = search.run(scratch, true);
                 previous = search.best.map(|(_, _, t)| t);
                 stats.bv_tests += search.bv_tests;
                 stats.tri_tests += search.tri_tests;
             }
         }
+        scratch.order = order;
         stats
     }))
 }
@@ -203,11 +211,15 @@ fn check_max_distance(max_distance: f64) -> Result<(), PointError> {
     if max_distance >= 0.0 { Ok(()) } else { Err(PointError::InvalidMaxDistance) }
 }
 
-/// A thread's search stack and batch order, kept so that queries allocate nothing once
+/// Nodes waiting to be searched, least bound first: `(bound's bits, node)`.
+type Queue = BinaryHeap<Reverse<(u64, u32)>>;
+
+/// A thread's search stack, queue and batch order, kept so that queries allocate nothing once
 /// they have grown.
 #[derive(Default)]
 struct Scratch {
     stack: Vec<(f64, u32)>,
+    queue: Queue,
     order: Vec<u64>,
 }
 
@@ -220,10 +232,6 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
         Ok(mut scratch) => f(&mut scratch),
         Err(_) => f(&mut Scratch::default()),
     })
-}
-
-fn with_stack<R>(f: impl FnOnce(&mut Vec<(f64, u32)>) -> R) -> R {
-    with_scratch(|scratch| f(&mut scratch.stack))
 }
 
 /// The stored axes' stretch: `‖A‖₂ ≤ 1 + 9.2e-8` (see the module notes), so dividing a
@@ -283,7 +291,9 @@ impl<'a> PointSearch<'a> {
         }
     }
 
-    fn run(&mut self, stack: &mut Vec<(f64, u32)>) -> Option<ClosestPoint> {
+    /// The search, best first for a single query, depth first in a batch (`in_batch`, the
+    /// predecessor's triangle tested).
+    fn run(&mut self, scratch: &mut Scratch, in_batch: bool) -> Option<ClosestPoint> {
         let root = &self.slots[0];
         let q_far = self.q.iter().map(|v| v.to_array()[0].abs()).fold(0.0, f64::max);
         if root.is_leaf(0) {
@@ -293,9 +303,15 @@ impl<'a> PointSearch<'a> {
         } else {
             let [lb, _] = self.bounds(root).to_array();
             self.bv_tests += 1;
-            stack.clear();
-            stack.push((lb, 0));
-            self.depth_first(stack);
+            if in_batch {
+                scratch.stack.clear();
+                scratch.stack.push((lb, 0));
+                self.depth_first(&mut scratch.stack);
+            } else {
+                scratch.queue.clear();
+                scratch.queue.push(Reverse((lb.to_bits(), 0)));
+                self.best_first(&mut scratch.queue);
+            }
         }
         let (distance, point, t) = self.best?;
         if distance > self.max_distance {
@@ -323,6 +339,38 @@ impl<'a> PointSearch<'a> {
         matches!(self.best, Some((d, _, _)) if d == 0.0)
     }
 
+    /// Best first: the node of least bound next (the bounds are non-negative, so their
+    /// bits order as they do). Visits only the nodes whose bound is below the answer (and
+    /// the leaves that give it): about 30 % fewer than depth first from scratch.
+    fn best_first(&mut self, queue: &mut Queue) {
+        while let Some(Reverse((bits, node))) = queue.pop() {
+            let lb = f64::from_bits(bits);
+            if self.on_surface() || !self.worth_visiting(lb) {
+                // Nothing left is closer than 0, or everything left is at least this far.
+                queue.clear();
+                return;
+            }
+            let (slot, lane) = slot_of(node as usize);
+            let n = &self.slots[slot];
+            if n.is_leaf(lane) {
+                self.leaf(n.triangle(lane));
+                continue;
+            }
+            let c = n.first_child(lane);
+            let children = &self.slots[slot_of(c as usize).0];
+            let bounds = self.bounds(children).to_array();
+            self.bv_tests += 2;
+            for (k, lb) in bounds.into_iter().enumerate() {
+                if self.worth_visiting(lb) {
+                    queue.push(Reverse((lb.to_bits(), c + k as u32)));
+                }
+            }
+        }
+    }
+
+    /// Depth first, nearer child first: in a batch, where the predecessor's triangle has
+    /// set a close bound and the path is mostly in cache, this beats [`Self::best_first`]'s
+    /// queue although it tests about 10 % more nodes.
     fn depth_first(&mut self, stack: &mut Vec<(f64, u32)>) {
         while let Some((lb, node)) = stack.pop() {
             if self.on_surface() {
