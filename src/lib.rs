@@ -20,4 +20,4 @@ pub mod serialize;
 mod test_rng;
 
 pub use math::{Mat3, Placement, Triangle, Vec3};
-pub use model::{BuildError, Model, ModelBuilder};
+pub use model::{BuildError, Model, ModelBuilder, SolidError, SolidFacts};

@@ -68,6 +68,13 @@ pub fn to_array(a: &Vec3) -> [f64; 3] {
 /// cbindgen:ignore
 pub const RANGE_LIMIT: f64 = 1.0715086071862673e301;
 
+/// `|v|`, computed scaled so that tiny or huge components lose nothing to underflow or
+/// overflow of their squares.
+pub fn length(v: &Vec3) -> f64 {
+    let m = v.amax();
+    if m > 0.0 && m.is_finite() { m * (v / m).norm() } else { m }
+}
+
 /// True when all nine coordinates of a triangle are finite.
 pub fn triangle_is_finite(t: &Triangle) -> bool {
     t.iter().all(|p| p.iter().all(|v| v.is_finite()))

@@ -12,10 +12,15 @@
 //! tree is kept besides the packed nodes: the pending nodes (one path from the root) carry
 //! their `f64` boxes, and the finished ones below them their spheres' support points.
 
+pub mod solid;
+
+use std::sync::OnceLock;
+
 use crate::bv::obb::{CollideNode, NodePair, PackedFrame, orthonormal_frame, principal_axes};
 use crate::bv::sphere::{PointSet, Sphere, Support};
 use crate::bv::{Obb, Rss};
 use crate::math::{Mat3, RANGE_LIMIT, Triangle, Vec3, triangle_is_finite};
+pub use solid::{SolidError, SolidFacts};
 
 /// Why a model could not be built or a triangle was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,6 +149,8 @@ pub struct Model {
     packed_frame: PackedFrame,
     /// The largest absolute coordinate: bounds the rounding of transformed boxes.
     magnitude: f64,
+    /// The solid facts, computed on first request (not serialized).
+    solid: OnceLock<SolidFacts>,
 }
 
 fn area(t: &Triangle) -> f64 {
@@ -170,7 +177,7 @@ impl Model {
         let collide_slots = build_tree(&mut triangles, &mut ids, &packed_frame);
         triangles.shrink_to_fit();
         ids.shrink_to_fit();
-        Ok(Model { triangles, ids, collide_slots, packed_frame, magnitude })
+        Ok(Model { triangles, ids, collide_slots, packed_frame, magnitude, solid: OnceLock::new() })
     }
 
     /// Reassembles a model from the parts of a built one (as serialized): triangles in leaf
@@ -206,7 +213,7 @@ impl Model {
         // (The frame depends on the bounding box only, the magnitude on its corners.)
         let packed_frame = PackedFrame::around([lo, hi].into_iter());
         let magnitude = lo.amax().max(hi.amax());
-        let model = Model { triangles, ids, collide_slots, packed_frame, magnitude };
+        let model = Model { triangles, ids, collide_slots, packed_frame, magnitude, solid: OnceLock::new() };
         model.check_packed()?;
         Ok(model)
     }
@@ -255,8 +262,16 @@ impl Model {
     pub fn magnitude(&self) -> f64 {
         self.magnitude
     }
-    /// Bytes held by the model: the struct and its three arrays (triangles, ids and packed
-    /// nodes) as allocated.
+    /// Whether the triangles bound a solid, and its volume ([`SolidFacts`]): computed on the
+    /// first call (linear time: a hash map of the vertices and the edges bucketed by vertex,
+    /// freed when done) and kept, so that building costs nothing extra; safe to call from
+    /// any number of threads at once.
+    pub fn solid_facts(&self) -> &SolidFacts {
+        self.solid.get_or_init(|| SolidFacts::of(&self.triangles))
+    }
+
+    /// Bytes held by the model: the struct (the cached [`SolidFacts`] included) and its three
+    /// arrays (triangles, ids and packed nodes) as allocated.
     pub fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Model>()
             + self.triangles.capacity() * std::mem::size_of::<Triangle>()

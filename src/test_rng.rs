@@ -38,6 +38,31 @@ impl Rng {
     pub fn tri(&mut self, lo: f64, hi: f64) -> Triangle {
         [self.vec(lo, hi), self.vec(lo, hi), self.vec(lo, hi)]
     }
+    /// A soup of `n` triangles of one of several kinds: 0 ordinary, 1 slivers and zero-area
+    /// triangles (segments, points), 2 tiny triangles; centred at `offset`, of size about
+    /// `size`.
+    pub fn soup(&mut self, n: usize, kind: usize, offset: Vec3, size: f64) -> Vec<Triangle> {
+        (0..n)
+            .map(|_| {
+                let c = self.vec(-1.0, 1.0) * size;
+                let t = match kind {
+                    0 => {
+                        [c + self.vec(-0.2, 0.2) * size, c + self.vec(-0.2, 0.2) * size, c + self.vec(-0.2, 0.2) * size]
+                    }
+                    1 => {
+                        let (p, q) = (c + self.vec(-0.2, 0.2) * size, c + self.vec(-0.2, 0.2) * size);
+                        match self.below(3) {
+                            0 => [p, q, p + (q - p) * self.unit()],
+                            1 => [p, p, q],
+                            _ => [p, q, p + (q - p) * 0.5 + self.vec(-1e-9, 1e-9) * size],
+                        }
+                    }
+                    _ => [c, c + self.vec(-1e-6, 1e-6) * size, c + self.vec(-1e-6, 1e-6) * size],
+                };
+                t.map(|p| p + offset)
+            })
+            .collect()
+    }
     /// A random rotation (from a random unit quaternion).
     pub fn rotation(&mut self) -> Mat3 {
         let q = loop {

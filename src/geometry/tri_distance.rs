@@ -256,7 +256,7 @@ impl Flat {
 
 /// Error-free transformations for [`accurate_normal`] (Knuth's two-sum, Dekker's product).
 #[inline]
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let bb = s - a;
     (s, (a - (s - bb)) + (b - bb))
@@ -270,7 +270,7 @@ fn split(a: f64) -> (f64, f64) {
 }
 
 #[inline]
-fn two_prod(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
     let p = a * b;
     let (ah, al) = split(a);
     let (bh, bl) = split(b);
@@ -579,6 +579,95 @@ fn fallback(a: &Triangle, b: &Triangle, su: &Setup, edge_d2: f64, edge_p: Vec3, 
         return TriDistance { distance: 0.0, p: x, q: x };
     }
     TriDistance { distance: d, p, q }
+}
+
+/// Result of [`point_triangle_distance`]: `point` lies on the triangle and `|p − point| =
+/// distance` up to rounding; `distance == 0` exactly when `p` lies on the triangle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PointDistance {
+    pub distance: f64,
+    pub point: Vec3,
+}
+
+/// The least positive double: the distance reported for a point off the triangle whose
+/// distance rounds to 0, so that 0 means "on the triangle" and nothing else.
+const NOT_ON: f64 = 5e-324;
+
+/// Minimum distance from the point `p` to the closed triangle `t` (a zero-area triangle is its
+/// segment or point), with the closest point of `t`.
+///
+/// The foot of the perpendicular when it falls inside the face (with the face normal of
+/// [`triangle_distance`], accurate for slivers), else the closest point of the nearest edge
+/// the point sees; computed rescaled (as [`triangle_distance`]) outside `2^±150`, so that any
+/// finite input is fine. Errs by a few rounding units of the largest coordinate. Whether the
+/// distance is 0 is exact: at rounding-level distances the exact intersection predicate
+/// decides, and a point on the triangle gets distance 0 and itself as the closest point,
+/// while a point off it never gets 0 (at least the least positive double).
+pub fn point_triangle_distance(p: &Vec3, t: &Triangle) -> PointDistance {
+    let m = t.iter().fold(p.amax(), |m, v| m.max(v.amax()));
+    let mut r =
+        if (TINY..=HUGE).contains(&m) || m == 0.0 { point_triangle(p, t, m) } else { point_triangle_rescaled(p, t, m) };
+    // Below this the rounding may hide a touch (or fake one): the exact predicate decides.
+    if r.distance <= 64.0 * f64::EPSILON * m {
+        if triangles_intersect(t, &[*p; 3]) {
+            return PointDistance { distance: 0.0, point: *p };
+        }
+        r.distance = r.distance.max(NOT_ON);
+    }
+    r
+}
+
+/// [`point_triangle_distance`] for coordinates of magnitude `m` outside `[TINY, HUGE]` (as
+/// [`rescaled`]: huge ones translated to the triangle's first vertex, then all scaled by a
+/// power of two to an extent of about 1).
+#[cold]
+fn point_triangle_rescaled(p: &Vec3, t: &Triangle, m: f64) -> PointDistance {
+    let origin = if m <= HUGE { Vec3::zeros() } else { t[0] };
+    let (p, t) = (p - origin, t.map(|v| v - origin));
+    let extent = t.iter().fold(p.amax(), |m, v| m.max(v.amax()));
+    if extent == 0.0 {
+        return PointDistance { distance: 0.0, point: origin };
+    }
+    let e = extent.log2().ceil() as i32;
+    let (s1, s2) = (2f64.powi(-e / 2), 2f64.powi(-e + e / 2));
+    let r = point_triangle(&(p * s1 * s2), &t.map(|v| v * s1 * s2), extent * s1 * s2);
+    PointDistance { distance: r.distance / s2 / s1, point: r.point / s2 / s1 + origin }
+}
+
+/// [`point_triangle_distance`] before the exact decision, for magnitudes within
+/// `[TINY, HUGE]`.
+#[inline]
+fn point_triangle(p: &Vec3, t: &Triangle, m: f64) -> PointDistance {
+    let e = edges(t);
+    let l = [e[0].dot(&e[0]), e[1].dot(&e[1]), e[2].dot(&e[2])];
+    let (n, nn) = normal(t, &e, &l, &Flat::new(m));
+    // The edges whose outer side holds p's projection: the closest point of a triangle the
+    // projection misses is on one of them. (All three for a triangle taken as degenerate.)
+    let mut sees = [true; 3];
+    if nn > 0.0 {
+        sees = std::array::from_fn(|k| n.cross(&e[k]).dot(&(p - t[k])) < 0.0);
+        if sees == [false; 3] {
+            let h = n.dot(&(p - t[0]));
+            return PointDistance { distance: h.abs() / nn.sqrt(), point: p - n * (h / nn) };
+        }
+    }
+    let (mut best, mut point) = (f64::INFINITY, t[0]);
+    for k in (0..3).filter(|&k| sees[k]) {
+        let (s, _) = segment_params(&t[k], &e[k], l[k], p, &Vec3::zeros(), 0.0);
+        let x = if s == 0.0 {
+            t[k]
+        } else if s == 1.0 {
+            t[(k + 1) % 3]
+        } else {
+            t[k] + e[k] * s
+        };
+        let d2 = (p - x).norm_squared();
+        if d2 < best {
+            (best, point) = (d2, x);
+        }
+    }
+    // (Scaled: the square of a tiny distance may underflow.)
+    PointDistance { distance: crate::math::length(&(p - point)), point }
 }
 
 #[cfg(test)]
@@ -1389,6 +1478,139 @@ mod tests {
             let reference = triangle_distance(&ba, &bb).distance;
             let ulps = 64.0 * f64::EPSILON * (far.amax() + size);
             assert!((r.distance - reference).abs() <= ulps, "pair {it}: {} vs {reference} at {far:?}", r.distance);
+        }
+    }
+
+    // ---------- point–triangle ----------
+
+    /// Random triangles of several kinds (ordinary, slivers, segments, points) and points
+    /// around them: the distance agrees with the reference (nearest of the edges and the foot
+    /// of the perpendicular), the closest point is on the triangle and at that distance.
+    #[test]
+    fn point_triangle_against_reference() {
+        let mut rng = Rng(0x9017_7a1e_0001);
+        for it in 0..20_000 {
+            let t = match it % 5 {
+                0 | 1 => rng.tri(-1.0, 1.0),
+                2 => {
+                    let (a, b) = (rng.vec(-1.0, 1.0), rng.vec(-1.0, 1.0));
+                    [a, b, a + (b - a) * rng.range(-0.5, 1.5) + rng.vec(-1e-9, 1e-9)]
+                }
+                3 => {
+                    let (a, b) = (rng.vec(-1.0, 1.0), rng.vec(-1.0, 1.0));
+                    [a, b, if it % 2 == 0 { a } else { a + (b - a) * rng.unit() }]
+                }
+                _ => [rng.vec(-1.0, 1.0); 3],
+            };
+            let p = if it % 3 == 0 { t[0] * rng.unit() + t[1] * 0.3 + rng.vec(-0.1, 0.1) } else { rng.vec(-2.0, 2.0) };
+            let r = point_triangle_distance(&p, &t);
+            let reference = ref_point_triangle(&p, &t);
+            assert!((r.distance - reference).abs() <= 1e-12, "{it}: {} vs {reference}", r.distance);
+            assert!(((p - r.point).norm() - r.distance).abs() <= 1e-12);
+            assert!(ref_point_triangle(&r.point, &t) <= 1e-12, "{it}: the closest point is off the triangle");
+        }
+    }
+
+    /// A triangle of small integers, scaled by `2^s` and moved by `offset` (integers too, so
+    /// that every coordinate is exact).
+    fn exact_triangle(
+        rng: &mut Rng,
+        s: i32,
+        offset: [i64; 3],
+    ) -> ([[i64; 3]; 3], impl Fn([i64; 3], i64) -> Vec3 + use<>) {
+        // (Large integers half the time, so that the floating-point computation rounds.)
+        let r = if rng.below(2) == 0 { 1 << 6 } else { 1 << 26 };
+        let c = |rng: &mut Rng| std::array::from_fn(|_| rng.below(r) as i64 - r as i64 / 2);
+        let t = [c(rng), c(rng), c(rng)];
+        // A point `x / den` (den a power of two up to 256) of the integer lattice, placed.
+        let place = move |x: [i64; 3], den: i64| {
+            Vec3::from(std::array::from_fn(|k| (x[k] + offset[k] * den) as f64 / den as f64 * 2f64.powi(s)))
+        };
+        (t, place)
+    }
+
+    /// Points exactly on triangles (vertices, edges, faces, degenerate triangles included) get
+    /// distance exactly 0, themselves as closest point; the same points one lattice step off
+    /// the plane (or off the segment) never get 0. At scales from 2^-1000 to 2^950, near the
+    /// origin and far from it.
+    #[test]
+    fn point_on_triangle_is_exact() {
+        let mut rng = Rng(0x9017_7a1e_0002);
+        let (mut on, mut off) = (0, 0);
+        for it in 0..6000 {
+            let s = [-1000, -300, -60, 0, 40, 300, 950][it % 7];
+            let far = if it % 2 == 0 { 1i64 << 20 } else { 0 };
+            let offset = [far * (rng.below(3) as i64 - 1), far, -far];
+            let (mut t, place) = exact_triangle(&mut rng, s, offset);
+            if it % 4 == 3 {
+                t[2] = if it % 8 == 3 { t[0] } else { std::array::from_fn(|k| 2 * t[1][k] - t[0][k]) };
+            }
+            // Dyadic barycentric weights summing to 256: a point of the closed triangle.
+            let w0 = rng.below(257) as i64;
+            let w1 = rng.below(257 - w0 as u64) as i64;
+            let w = match it % 3 {
+                0 => [w0, w1, 256 - w0 - w1],
+                1 => [w0, 256 - w0, 0],
+                _ => [256, 0, 0],
+            };
+            let x: [i64; 3] = std::array::from_fn(|k| w[0] * t[0][k] + w[1] * t[1][k] + w[2] * t[2][k]);
+            let tri = t.map(|v| place(v, 1));
+            let r = point_triangle_distance(&place(x, 256), &tri);
+            assert_eq!(r.distance, 0.0, "{it}: on the triangle");
+            assert_eq!(r.point, place(x, 256));
+            on += 1;
+            // One lattice step along an axis the plane is not parallel to (for a segment or
+            // point, any axis not along it) is off the triangle.
+            let d = |a: [i64; 3], b: [i64; 3]| -> [i64; 3] { std::array::from_fn(|k| b[k] - a[k]) };
+            let (u, v) = (d(t[0], t[1]), d(t[0], t[2]));
+            let n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+            let dir = (0..3).find(|&k| {
+                if n != [0; 3] {
+                    n[k] != 0
+                } else {
+                    u[(k + 1) % 3] != 0 || u[(k + 2) % 3] != 0 || u == [0; 3] && v == [0; 3]
+                }
+            });
+            if let Some(k) = dir {
+                let mut y = x;
+                y[k] += 1;
+                let r = point_triangle_distance(&place(y, 256), &tri);
+                assert!(r.distance > 0.0, "{it}: off the triangle");
+                off += 1;
+            }
+        }
+        assert!(on == 6000 && off > 4000, "{on} on, {off} off");
+        // The vertices of random triangles, and points on an axis-parallel edge of a tilted
+        // triangle: on it; moved by one ulp across its plane: off it.
+        for it in 0..4000 {
+            let mut t = rng.tri(-1.0, 1.0).map(|v| v * 2f64.powi(rng.below(200) as i32 - 100));
+            t[1].y = t[0].y;
+            t[1].z = t[0].z;
+            let x = t[0].x + (t[1].x - t[0].x) * rng.unit();
+            for p in [t[0], t[1], t[2], Vec3::new(x, t[0].y, t[0].z)] {
+                let r = point_triangle_distance(&p, &t);
+                assert_eq!((r.distance, r.point), (0.0, p), "{it}");
+                let up = if p.z == 0.0 { 5e-324 } else { f64::from_bits(p.z.to_bits() + 1) };
+                let q = Vec3::new(p.x, p.y, up);
+                assert!(point_triangle_distance(&q, &t).distance > 0.0, "{it}");
+            }
+        }
+    }
+
+    /// Points and triangles anywhere in the finite range: the distance is the one computed
+    /// near the origin at scale 1, scaled (powers of two), and never NaN or infinite.
+    #[test]
+    fn point_triangle_at_every_scale() {
+        let mut rng = Rng(0x9017_7a1e_0003);
+        for it in 0..4000 {
+            let t = rng.tri(-1.0, 1.0);
+            let p = rng.vec(-3.0, 3.0);
+            let base = point_triangle_distance(&p, &t);
+            let s = 2f64.powi(rng.below(2040) as i32 - 1070 + 50);
+            let r = point_triangle_distance(&(p * s), &t.map(|v| v * s));
+            assert!(r.distance.is_finite() && r.point.iter().all(|v| v.is_finite()));
+            let expected = base.distance * s;
+            assert!((r.distance - expected).abs() <= 1e-12 * s.max(1e-300) * 4.0, "{it}: {} vs {expected}", r.distance);
         }
     }
 }

@@ -26,7 +26,7 @@ use super::{QueryError, RangeError, Relative, check_placements};
 use crate::bv::obb::{NodePair, PackedFrame};
 use crate::geometry::tri_distance::triangle_distance_within;
 use crate::lanes::F2;
-use crate::math::{Mat3, Placement, Triangle, Vec3};
+use crate::math::{Mat3, Placement, Triangle, Vec3, length};
 use crate::model::{Model, slot_of};
 
 /// What a distance query should do. A zero-filled request asks for the exact distance.
@@ -858,13 +858,6 @@ fn search_from_root(search: &mut Search, goal: Goal, scratch: &mut Scratch) {
     }
 }
 
-/// `|v|`, computed scaled so that tiny or huge components lose nothing to underflow or
-/// overflow of their squares.
-fn length(v: &Vec3) -> f64 {
-    let m = v.amax();
-    if m > 0.0 && m.is_finite() { m * (v / m).norm() } else { m }
-}
-
 /// The vertex of `m` farthest along `dir` (model coordinates) and its projection, found
 /// depth first over the nodes whose boxes reach beyond the best vertex so far. Node visits
 /// are added to `visits`.
@@ -1113,31 +1106,6 @@ mod tests {
         assert!(separated >= 40, "{separated} of 96 poses apart");
     }
 
-    /// A soup of one of several kinds: ordinary, slivers and zero-area triangles, tiny
-    /// triangles; centred at `offset`, of size about `size`.
-    fn soup(rng: &mut Rng, n: usize, kind: usize, offset: Vec3, size: f64) -> Vec<Triangle> {
-        (0..n)
-            .map(|_| {
-                let c = rng.vec(-1.0, 1.0) * size;
-                let t = match kind {
-                    0 => [c + rng.vec(-0.2, 0.2) * size, c + rng.vec(-0.2, 0.2) * size, c + rng.vec(-0.2, 0.2) * size],
-                    // Slivers and zero-area triangles (segments, points).
-                    1 => {
-                        let (p, q) = (c + rng.vec(-0.2, 0.2) * size, c + rng.vec(-0.2, 0.2) * size);
-                        match rng.below(3) {
-                            0 => [p, q, p + (q - p) * rng.unit()],
-                            1 => [p, p, q],
-                            _ => [p, q, p + (q - p) * 0.5 + rng.vec(-1e-9, 1e-9) * size],
-                        }
-                    }
-                    // Tiny triangles.
-                    _ => [c, c + rng.vec(-1e-6, 1e-6) * size, c + rng.vec(-1e-6, 1e-6) * size],
-                };
-                t.map(|p| p + offset)
-            })
-            .collect()
-    }
-
     fn build(tris: &[Triangle]) -> Model {
         Model::new(tris.to_vec(), (0..tris.len() as i32).collect()).unwrap()
     }
@@ -1156,11 +1124,11 @@ mod tests {
             // them: bounds from other frames or balls).
             let offset =
                 rng.dir() * size * 10f64.powi(if case % 7 == 6 { rng.below(290) } else { rng.below(8) } as i32);
-            let ta = soup(&mut rng, 24, case % 3, offset, size);
+            let ta = rng.soup(24, case % 3, offset, size);
             // Every sixth case a model b of a wildly different size.
             let size_b =
                 if case % 6 == 5 { size * 10f64.powi(rng.below(400) as i32 - 200) } else { size * rng.range(0.3, 3.0) };
-            let mut tb = soup(&mut rng, 20, (case / 3) % 3, Vec3::zeros(), size_b);
+            let mut tb = rng.soup(20, (case / 3) % 3, Vec3::zeros(), size_b);
             let pa = Placement { rotation: rng.rotation_mixed(), translation: rng.vec(-1.0, 1.0) * size, scale: 1.0 };
             let far = size * 10f64.powi(rng.below(10) as i32 - 1);
             let mut pb = Placement {
@@ -1264,12 +1232,12 @@ mod tests {
                 10f64.powi(rng.below(17) as i32 - 8)
             };
             let offset = rng.dir() * size * 10f64.powi(rng.below(10) as i32);
-            let ta = soup(&mut rng, 40, case % 3, offset, size);
+            let ta = rng.soup(40, case % 3, offset, size);
             // Every fifth case pairs models of wildly different sizes (subnormal against unit
             // size among them).
             let size_b =
                 if case % 5 == 4 { 10f64.powi(rng.below(600) as i32 - 320) } else { size * rng.range(0.3, 3.0) };
-            let tb = soup(&mut rng, 30, (case / 3) % 3, Vec3::zeros(), size_b);
+            let tb = rng.soup(30, (case / 3) % 3, Vec3::zeros(), size_b);
             let (ma, mb) = (build(&ta), build(&tb));
             let pa = Placement { rotation: rng.rotation_mixed(), translation: rng.vec(-1.0, 1.0) * size, scale: 1.0 };
             let far = size * 10f64.powi(rng.below(16) as i32 - 2);

@@ -2,9 +2,11 @@
 
 pub mod collide;
 pub mod distance;
+pub mod point;
 
 pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
 pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tolerance};
+pub use point::{ClosestPoint, PointError, PointStats, closest_point, closest_point_within, closest_points};
 
 use crate::math::{Mat3, Placement, Vec3};
 use crate::model::Model;
