@@ -1,10 +1,16 @@
 //! Queries on pairs of placed models.
 
+#[cfg(test)]
+mod closed_meshes;
 pub mod collide;
 pub mod distance;
+pub mod ray;
+pub mod winding;
 
 pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
 pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tolerance};
+pub use ray::{Ray, RayHit, RayWork, ray_any_hit, ray_any_hits, ray_first_hit, ray_first_hits, segment_hits};
+pub use winding::{Winding, WindingWork, winding, windings};
 
 use crate::math::{Mat3, Placement, Vec3};
 use crate::model::Model;
