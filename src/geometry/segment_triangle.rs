@@ -201,3 +201,82 @@ fn sub2(a: [f64; 2], b: [f64; 2]) -> [f64; 2] {
 fn cross2(a: [f64; 2], b: [f64; 2]) -> f64 {
     a[0] * b[1] - a[1] * b[0]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    fn v(x: f64, y: f64, z: f64) -> Vec3 {
+        Vec3::new(x, y, z)
+    }
+
+    #[test]
+    fn contacts_of_a_unit_triangle() {
+        let t = [v(0.0, 0.0, 0.0), v(4.0, 0.0, 0.0), v(0.0, 4.0, 0.0)]; // normal +z
+        let c = |p: Vec3, q: Vec3| segment_triangle(&p, &q, &t);
+        use SegmentContact::*;
+        assert_eq!(c(v(1.0, 1.0, -1.0), v(1.0, 1.0, 1.0)), Cross(1));
+        assert_eq!(c(v(1.0, 1.0, 1.0), v(1.0, 1.0, -1.0)), Cross(-1));
+        assert_eq!(c(v(5.0, 5.0, -1.0), v(5.0, 5.0, 1.0)), Miss);
+        assert_eq!(c(v(1.0, 1.0, 1.0), v(1.0, 1.0, 2.0)), Miss); // one side
+        assert_eq!(c(v(0.0, 0.0, -1.0), v(0.0, 0.0, 1.0)), Touch); // through a vertex
+        assert_eq!(c(v(2.0, 0.0, -1.0), v(2.0, 0.0, 1.0)), Touch); // through an edge
+        assert_eq!(c(v(2.0, 2.0, -1.0), v(2.0, 2.0, 1.0)), Touch); // through the hypotenuse
+        assert_eq!(c(v(1.0, 1.0, 0.0), v(1.0, 1.0, 1.0)), Touch); // endpoint inside
+        assert_eq!(c(v(-1.0, 1.0, 0.0), v(5.0, 1.0, 0.0)), Touch); // in the plane, across
+        assert_eq!(c(v(-1.0, -1.0, 0.0), v(-1.0, 5.0, 0.0)), Miss); // in the plane, beside
+        assert_eq!(c(v(-1.0, 1.0, 0.0), v(-1.0, 1.0, 3.0)), Miss); // endpoint in the plane, outside
+        assert_eq!(c(v(2.0, 2.0, 0.0), v(2.0, 2.0, 0.0)), Touch); // a point on the hypotenuse
+        // One ulp beside the vertex, below and above the plane: missed or crossed exactly.
+        let ulp = f64::from_bits(1);
+        assert_eq!(c(v(-ulp, 0.0, -1.0), v(-ulp, 0.0, 1.0)), Miss);
+        assert_eq!(c(v(ulp, ulp, -1.0), v(ulp, ulp, 1.0)), Cross(1));
+        // Zero-area triangles: a segment and a point.
+        let s = [v(0.0, 0.0, 0.0), v(2.0, 2.0, 2.0), v(1.0, 1.0, 1.0)];
+        assert_eq!(segment_triangle(&v(1.0, 0.0, 1.0), &v(1.0, 2.0, 1.0), &s), Touch);
+        assert_eq!(segment_triangle(&v(1.0, 0.0, 1.5), &v(1.0, 2.0, 1.5), &s), Miss);
+        let pt = [v(1.0, 1.0, 1.0); 3];
+        assert_eq!(segment_triangle(&v(0.0, 0.0, 0.0), &v(3.0, 3.0, 3.0), &pt), Touch);
+        assert_eq!(segment_triangle(&v(0.0, 0.0, 0.0), &v(3.0, 3.0, 3.5), &pt), Miss);
+        assert!(point_on_triangle(&v(0.0, 4.0, 0.0), &t) && !point_on_triangle(&v(0.0, 4.0, 1e-300), &t));
+    }
+
+    /// The perturbed count agrees with the plain one where that is a crossing or a miss, and
+    /// on degenerate contacts the perturbed segments around a shared edge cross exactly one of
+    /// the two triangles.
+    #[test]
+    fn perturbation_agrees_and_splits_shared_edges() {
+        let mut rng = Rng(0x9e27_0b);
+        let mut crossings = 0;
+        for _ in 0..20_000 {
+            let t = rng.tri(-1.0, 1.0);
+            let (p, q) = (rng.vec(-1.5, 1.5), rng.vec(-1.5, 1.5));
+            if point_on_triangle(&p, &t) {
+                continue;
+            }
+            match segment_triangle(&p, &q, &t) {
+                SegmentContact::Cross(s) => {
+                    assert_eq!(perturbed_crossing(&p, &q, &t), Some(s));
+                    crossings += 1;
+                }
+                SegmentContact::Miss => assert_eq!(perturbed_crossing(&p, &q, &t), None),
+                SegmentContact::Touch => {}
+            }
+        }
+        assert!(crossings > 1000);
+        // Two triangles sharing the edge from (0,0,0) to (4,4,0), a segment through its
+        // midpoint and through its end: exactly one of the pair is crossed.
+        let (a, b) = (v(0.0, 0.0, 0.0), v(4.0, 4.0, 0.0));
+        let pair = [[a, v(4.0, 0.0, 0.0), b], [a, b, v(0.0, 4.0, 0.0)]];
+        for (p, q) in [
+            (v(2.0, 2.0, -1.0), v(2.0, 2.0, 1.0)),
+            (v(1.0, 1.0, -1.0), v(3.0, 3.0, 1.0)),
+            (v(1.0, 3.0, -1.0), v(3.0, 1.0, 1.0)),
+        ] {
+            let n: i32 = pair.iter().map(|t| perturbed_crossing(&p, &q, t).unwrap_or(0) as i32).sum();
+            assert_eq!(n, 1, "{p:?} {q:?}");
+            assert!(pair.iter().all(|t| segment_triangle(&p, &q, t) == SegmentContact::Touch));
+        }
+    }
+}

@@ -180,3 +180,265 @@ fn perturbed_count(model: &Model, p: &Vec3, e: &Vec3, stack: &mut Vec<(u32, f64)
 fn clamp_i32(x: i64) -> i32 {
     x.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::tri_distance::triangle_distance;
+    use crate::math::Triangle;
+    use crate::query::closed_meshes::{cuboid, flipped, is_closed, moved, sphere, tetrahedron, torus};
+    use crate::test_rng::{Rng, budget};
+
+    fn model(tris: &[Triangle]) -> Model {
+        Model::new(tris.to_vec(), (0..tris.len() as i32).collect()).unwrap()
+    }
+
+    /// The generalized winding number (sum of signed solid angles over 4π; van Oosterom and
+    /// Strackee), in plain floating point: an independent reference for points clearly off the
+    /// surface.
+    fn solid_angle_winding(tris: &[Triangle], p: &Vec3) -> f64 {
+        let mut sum = 0.0;
+        for t in tris {
+            let (a, b, c) = (t[0] - p, t[1] - p, t[2] - p);
+            let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
+            let det = a.dot(&b.cross(&c));
+            let den = la * lb * lc + a.dot(&b) * lc + a.dot(&c) * lb + b.dot(&c) * la;
+            sum += 2.0 * det.atan2(den);
+        }
+        sum / (4.0 * std::f64::consts::PI)
+    }
+
+    fn distance_to(tris: &[Triangle], p: &Vec3) -> f64 {
+        tris.iter().map(|t| triangle_distance(t, &[*p, *p, *p]).distance).fold(f64::INFINITY, f64::min)
+    }
+
+    /// A cube of side 4 with each face split into 4 × 4 squares (so grid points lie on many
+    /// edges and vertices), outward normals.
+    fn grid_cube(n: usize) -> Vec<Triangle> {
+        let mut out = Vec::new();
+        let s = 4.0 / n as f64;
+        // Each face: a map from (i, j) to a point, counter-clockwise seen from outside.
+        let faces: [Box<dyn Fn(f64, f64) -> Vec3>; 6] = [
+            Box::new(|u, v| Vec3::new(v, u, 0.0)),
+            Box::new(|u, v| Vec3::new(u, v, 4.0)),
+            Box::new(|u, v| Vec3::new(u, 0.0, v)),
+            Box::new(|u, v| Vec3::new(v, 4.0, u)),
+            Box::new(|u, v| Vec3::new(0.0, v, u)),
+            Box::new(|u, v| Vec3::new(4.0, u, v)),
+        ];
+        for f in &faces {
+            for i in 0..n {
+                for j in 0..n {
+                    let (u0, u1, v0, v1) = (i as f64 * s, (i + 1) as f64 * s, j as f64 * s, (j + 1) as f64 * s);
+                    let (a, b, c, d) = (f(u0, v0), f(u1, v0), f(u1, v1), f(u0, v1));
+                    out.push([a, b, c]);
+                    out.push([a, c, d]);
+                }
+            }
+        }
+        out
+    }
+
+    /// Every point of a half-unit grid around subdivided cubes: exactly `OnSurface` on the
+    /// boundary, +1 inside, 0 outside (−1 inside the flipped cube), at several exact scales
+    /// and offsets. These points lie on many edges' lines and planes: the retries are counted.
+    #[test]
+    fn grid_points_on_cubes() {
+        let mut retried = 0;
+        let mut queries = 0;
+        for n in [1, 4] {
+            let cube = grid_cube(n);
+            assert!(is_closed(&cube));
+            for (scale, offset) in
+                [(1.0, 0.0), (2f64.powi(-600), 0.0), (2f64.powi(600), 0.0), (2f64.powi(250), 2f64.powi(300))]
+            {
+                for (tris, sign) in [
+                    (moved(&cube, scale, Vec3::repeat(offset)), 1),
+                    (moved(&flipped(&cube), scale, Vec3::repeat(offset)), -1),
+                ] {
+                    let m = model(&tris);
+                    let coords: Vec<f64> = (-2..=10).map(|k| k as f64 * 0.5).collect();
+                    let mut points = Vec::new();
+                    let mut expect = Vec::new();
+                    for &x in &coords {
+                        for &y in &coords {
+                            for &z in &coords {
+                                let c = [x, y, z];
+                                let inside = c.iter().all(|&v| (0.0..=4.0).contains(&v));
+                                let boundary = inside && c.iter().any(|&v| v == 0.0 || v == 4.0);
+                                points.push(Vec3::new(x, y, z) * scale + Vec3::repeat(offset));
+                                expect.push(if boundary {
+                                    Winding::OnSurface
+                                } else {
+                                    Winding::Number(if inside { sign } else { 0 })
+                                });
+                            }
+                        }
+                    }
+                    let mut out = vec![Winding::OnSurface; points.len()];
+                    let work = windings(&m, &points, &mut out).unwrap();
+                    for i in 0..points.len() {
+                        assert_eq!(out[i], expect[i], "{:?} (scale {scale}, offset {offset})", points[i]);
+                    }
+                    retried += work.retried;
+                    queries += points.len() as u64;
+                }
+            }
+        }
+        assert!(queries > 30_000);
+        // (OnSurface points may stop at their first touch; the rest need no retry here.)
+        assert!(retried * 100 < queries, "{retried} retries in {queries} queries");
+    }
+
+    /// Points a few ulps off faces, edges and vertices decide the side exactly.
+    #[test]
+    fn points_ulps_off_the_surface() {
+        let cube = grid_cube(4);
+        let m = model(&cube);
+        let up = |x: f64, k: i64| f64::from_bits((x.to_bits() as i64 + k) as u64);
+        let mut rng = Rng(0x0ff_5e7);
+        let mut checked = 0;
+        for _ in 0..2000 {
+            // A point on the top face: anywhere, on a grid edge, on a diagonal, or a vertex.
+            let (x, y) = match rng.below(4) {
+                0 => (rng.range(0.0, 4.0), rng.range(0.0, 4.0)),
+                1 => (rng.below(5) as f64, rng.range(0.0, 4.0)),
+                2 => {
+                    let v = rng.range(0.0, 1.0);
+                    (rng.below(4) as f64 + v, rng.below(4) as f64 + v)
+                }
+                _ => (rng.below(5) as f64, rng.below(5) as f64),
+            };
+            let k = 1 + rng.below(3) as i64;
+            let w = |z: f64| winding(&m, &Vec3::new(x, y, z)).unwrap();
+            assert_eq!(w(4.0), Winding::OnSurface, "{x} {y}");
+            // Just below the top face: inside, or on a side face when x or y is 0 or 4.
+            let side = x == 0.0 || x == 4.0 || y == 0.0 || y == 4.0;
+            assert_eq!(w(up(4.0, -k)), if side { Winding::OnSurface } else { Winding::Number(1) }, "{x} {y}");
+            assert_eq!(w(up(4.0, k)), Winding::Number(0));
+            // Past a vertical edge of the cube by an ulp in x.
+            assert_eq!(winding(&m, &Vec3::new(up(4.0, k), y.clamp(0.0, 4.0), 2.0)).unwrap(), Winding::Number(0));
+            checked += 1;
+        }
+        // Near a corner, each coordinate an ulp in or out.
+        for bits in 0..8 {
+            let c = |i: usize| if bits >> i & 1 == 1 { up(4.0, -1) } else { up(4.0, 1) };
+            let inside = bits == 7;
+            assert_eq!(winding(&m, &Vec3::new(c(0), c(1), c(2))).unwrap(), Winding::Number(inside as i32));
+        }
+        assert_eq!(checked, 2000);
+    }
+
+    /// Random points near and far against the solid-angle winding number, on spheres, tori,
+    /// tetrahedra and nested shells (same and opposite orientations).
+    #[test]
+    fn random_points_match_solid_angles() {
+        let mut rng = Rng(0x5011d);
+        let inner = sphere(12, 7, Vec3::new(0.1, 0.0, -0.2), 0.6);
+        let meshes: Vec<Vec<Triangle>> = vec![
+            sphere(24, 12, Vec3::zeros(), 1.5),
+            torus(32, 16, 1.2, 0.5),
+            moved(&tetrahedron(), 0.5, Vec3::new(-1.0, -1.0, -1.0)),
+            [sphere(24, 12, Vec3::zeros(), 1.5), inner.clone()].concat(),
+            [sphere(24, 12, Vec3::zeros(), 1.5), flipped(&inner)].concat(),
+            // Two overlapping tori (self-intersecting union): winding 2 where they overlap.
+            [torus(24, 12, 1.0, 0.45), moved(&torus(24, 12, 1.0, 0.45), 1.0, Vec3::new(0.3, 0.0, 0.0))].concat(),
+        ];
+        let mut compared = 0;
+        let mut nonzero = 0;
+        for tris in &meshes {
+            assert!(is_closed(tris));
+            let m = model(tris);
+            for _ in 0..budget(300, 3000) {
+                let p = rng.vec(-2.0, 2.0);
+                if distance_to(tris, &p) < 1e-6 {
+                    continue;
+                }
+                let want = solid_angle_winding(tris, &p);
+                assert!((want - want.round()).abs() < 1e-6);
+                assert_eq!(winding(&m, &p).unwrap(), Winding::Number(want.round() as i32), "{p:?}");
+                compared += 1;
+                nonzero += (want.round() != 0.0) as usize;
+            }
+        }
+        assert!(compared > 1500 && nonzero > 200, "{compared} {nonzero}");
+    }
+
+    /// The symbolic perturbation on segments that pass exactly through vertices and edges
+    /// (where the plain count is discarded) gives the winding number; and it agrees with the
+    /// plain count wherever that settles.
+    #[test]
+    fn perturbation_settles_degenerate_segments() {
+        let cube = grid_cube(2);
+        let m = model(&cube);
+        let mut stack = Vec::new();
+        let mut work = RayWork::default();
+        let mut discarded = 0;
+        let coords: Vec<f64> = (-1..=5).map(|k| k as f64).collect();
+        let corners: Vec<Vec3> = m.triangles().iter().flatten().copied().collect();
+        for &x in &coords {
+            for &y in &coords {
+                for &z in &coords {
+                    let p = Vec3::new(x, y, z);
+                    let inside = [x, y, z].iter().all(|&v| v > 0.0 && v < 4.0);
+                    let on = [x, y, z].iter().all(|&v| (0.0..=4.0).contains(&v)) && !inside;
+                    // Through each vertex (exactly: integer coordinates), on to beyond the box.
+                    for v in corners.iter().step_by(7) {
+                        if *v == p {
+                            continue;
+                        }
+                        let e = p + (v - p) * 16.0;
+                        let want = if on { Winding::OnSurface } else { Winding::Number(inside as i32) };
+                        assert_eq!(perturbed_count(&m, &p, &e, &mut stack, &mut work), want, "{p:?} {v:?}");
+                        match count(&m, &p, &e, &mut stack, &mut work) {
+                            Count::Settled(w) => assert_eq!(w, want),
+                            Count::Discarded => discarded += 1,
+                        }
+                    }
+                }
+            }
+        }
+        assert!(discarded > 1000, "{discarded}");
+    }
+
+    /// A model whose every direction from the query point runs exactly through a vertex: the
+    /// perturbation settles it, after `DIRECTIONS.len()` discarded segments.
+    #[test]
+    fn every_direction_blocked() {
+        // A big cube around the origin (frame origin 0, unit 8), so that from p = 0 the far
+        // endpoints are exactly 32·D and 2·D lies exactly on each segment; a small
+        // tetrahedron with a corner there blocks each direction.
+        let mut tris = cuboid(Vec3::repeat(-8.0), Vec3::repeat(8.0));
+        for d in DIRECTIONS {
+            let c = Vec3::from(d) * 2.0;
+            tris.extend(moved(&tetrahedron(), 0.125, Vec3::zeros()).iter().map(|t| t.map(|v| v + c)));
+        }
+        assert!(is_closed(&tris));
+        let m = model(&tris);
+        for d in DIRECTIONS {
+            assert_eq!(beyond_box(m.packed_frame(), &Vec3::zeros(), &Vec3::from(d)).0, Vec3::from(d) * 32.0);
+        }
+        let mut out = [Winding::OnSurface];
+        let work = windings(&m, &[Vec3::zeros()], &mut out).unwrap();
+        assert_eq!(out[0], Winding::Number(1));
+        assert_eq!((work.perturbed, work.retried, work.segments), (1, 1, DIRECTIONS.len() as u64 + 1));
+        assert!((solid_angle_winding(&tris, &Vec3::zeros()) - 1.0).abs() < 1e-9);
+        // The blocking corners themselves are on the surface.
+        for d in DIRECTIONS {
+            assert_eq!(winding(&m, &(Vec3::from(d) * 2.0)).unwrap(), Winding::OnSurface);
+        }
+    }
+
+    #[test]
+    fn refuses_bad_points() {
+        let m = model(&tetrahedron());
+        assert_eq!(winding(&m, &Vec3::new(f64::NAN, 0.0, 0.0)), Err(QueryError::NonFinite));
+        assert_eq!(winding(&m, &Vec3::new(0.0, f64::NEG_INFINITY, 0.0)), Err(QueryError::NonFinite));
+        assert_eq!(winding(&m, &Vec3::new(0.0, 0.0, 1e302)), Err(QueryError::OutOfRange));
+        let mut out = [Winding::OnSurface; 1];
+        assert_eq!(windings(&m, &[Vec3::zeros(), Vec3::zeros()], &mut out), Err(QueryError::InvalidArgument));
+        // Far but in range.
+        assert_eq!(winding(&m, &Vec3::new(1e301, -1e301, 1e301)).unwrap(), Winding::Number(0));
+        assert_eq!(winding(&m, &Vec3::new(0.5, 0.5, 0.5)).unwrap(), Winding::Number(1));
+    }
+}
