@@ -247,7 +247,7 @@ mod tests {
     /// the two triangles.
     #[test]
     fn perturbation_agrees_and_splits_shared_edges() {
-        let mut rng = Rng(0x9e27_0b);
+        let mut rng = Rng(0x009e_270b);
         let mut crossings = 0;
         for _ in 0..20_000 {
             let t = rng.tri(-1.0, 1.0);
