@@ -1,5 +1,5 @@
 //! Exact contact of a segment with a closed triangle: the one classification behind ray casts
-//! and inside/outside ([`crate::query::ray`], [`crate::query::winding`]).
+//! and inside/outside ([`crate::query::ray`], [`crate::query::winding`](mod@crate::query::winding)).
 //!
 //! Every decision is the sign of an exact predicate ([`super::predicates`]), so a segment
 //! through a shared edge or vertex of a mesh touches every triangle that has it, whatever the

@@ -19,7 +19,7 @@
 //!   set of points within the slabs `|a_i·(x − c)| ≤ h_i` along its stored axes (which are not
 //!   quite orthonormal: the slabs are used as they are, so that does not matter), and the
 //!   segment is tested against the slabs with a rounding allowance (see
-//!   [`PackedSegment::enter`]).
+//!   `PackedSegment::enter`).
 //! * **Where and when are floating point.** `t`, the point and the barycentric coordinates are
 //!   computed in double precision from the plane equation and the crossing point's edge
 //!   volumes ([`crate::geometry::segment_triangle::hit_location`]): for a ray crossing a plane at
