@@ -739,3 +739,64 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod more_tests {
+    use super::*;
+    use crate::math::Triangle;
+    use crate::query::closed_meshes::{cuboid, sphere};
+    use crate::test_rng::Rng;
+
+    fn model(tris: &[Triangle]) -> Model {
+        Model::new(tris.to_vec(), (0..tris.len() as i32).collect()).unwrap()
+    }
+
+    fn check(m: &Model, ray: &Ray, t_max: f64) -> usize {
+        let (e, _) = ray_end(m, ray, t_max).unwrap();
+        let mut hits = Vec::new();
+        segment_hits(m, &ray.origin, &e, &mut hits).unwrap();
+        let mut got: Vec<u32> = hits.iter().map(|h| h.triangle).collect();
+        got.sort();
+        let want: Vec<u32> = (0..m.num_triangles() as u32)
+            .filter(|&i| segment_triangle(&ray.origin, &e, &m.triangles()[i as usize]) != SegmentContact::Miss)
+            .collect();
+        assert_eq!(got, want, "{ray:?}");
+        let first = ray_first_hit(m, ray, t_max).unwrap();
+        assert_eq!(first.map(|h| h.triangle), hits.first().map(|h| h.triangle));
+        got.len()
+    }
+
+    /// Rays grazing a face (a few ulps above or below its plane, nearly parallel), rays from
+    /// vertices of the surface in random directions, and models of one triangle.
+    #[test]
+    fn grazing_rays_and_rays_from_the_surface() {
+        let mut rng = Rng(0x06a2_1e5);
+        let cube = model(&cuboid(Vec3::zeros(), Vec3::repeat(4.0)));
+        let up = |x: f64, k: i64| f64::from_bits((x.to_bits() as i64 + k) as u64);
+        let mut hit = 0;
+        for _ in 0..2000 {
+            let z = up(4.0, rng.below(7) as i64 - 3);
+            let o = Vec3::new(-1.0, rng.range(-0.5, 4.5), z);
+            let dz = [0.0, 1e-17, -1e-17, 1e-300][rng.below(4) as usize];
+            let d = Vec3::new(1.0, rng.range(-0.2, 0.2), dz);
+            hit += (check(&cube, &Ray { origin: o, direction: d }, f64::INFINITY) > 0) as usize;
+        }
+        assert!(hit > 500, "{hit}");
+        let ball = model(&sphere(20, 10, Vec3::new(0.5, -0.25, 0.125), 2.0));
+        for _ in 0..2000 {
+            let t = ball.triangles()[rng.below(ball.num_triangles() as u64) as usize];
+            let o = t[rng.below(3) as usize];
+            // From the vertex: the triangles at it are touched at t = 0.
+            let n = check(&ball, &Ray { origin: o, direction: rng.dir() }, f64::INFINITY);
+            assert!(n >= 3);
+            let first = ray_first_hit(&ball, &Ray { origin: o, direction: rng.dir() }, 5.0).unwrap().unwrap();
+            assert_eq!(first.t, 0.0);
+        }
+        // One triangle, its root a leaf.
+        let one = model(&[[Vec3::zeros(), Vec3::x(), Vec3::y()]]);
+        let r = Ray { origin: Vec3::new(0.25, 0.25, 1.0), direction: -Vec3::z() };
+        assert!((ray_first_hit(&one, &r, f64::INFINITY).unwrap().unwrap().t - 1.0).abs() < 1e-15);
+        assert!(!ray_any_hit(&one, &r, 0.5).unwrap());
+        assert_eq!(check(&one, &Ray { origin: Vec3::new(-1.0, 0.0, 0.0), direction: Vec3::x() }, f64::INFINITY), 1);
+    }
+}
