@@ -2,45 +2,22 @@
 //! for rays aimed exactly at vertices, rays from inside closed meshes that must hit, and
 //! winding numbers against solid angles for points off the surface.
 
-use std::collections::HashMap;
-
 use rapidpqp::geometry::segment_triangle::{SegmentContact, segment_triangle};
 use rapidpqp::geometry::tri_distance::triangle_distance;
 use rapidpqp::io::load_obj;
 use rapidpqp::query::{Ray, Winding, ray_any_hit, ray_first_hit, segment_hits, winding};
 use rapidpqp::{Model, Triangle, Vec3};
 
+// The unit tests' closed meshes and references (nalgebra only), shared rather than copied.
+#[allow(dead_code)]
+#[path = "../src/query/closed_meshes.rs"]
+mod closed_meshes;
+use closed_meshes::{is_closed, solid_angle_winding};
+
 fn load(name: &str) -> Model {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes").join(name);
     let mesh = load_obj(&path).unwrap();
     Model::from_indexed(&mesh.vertices, &mesh.faces).unwrap()
-}
-
-/// Every directed edge (by exact coordinates) matched by its reverse as often: closed and
-/// consistently oriented.
-fn is_closed(tris: &[Triangle]) -> bool {
-    let key = |v: &Vec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
-    let mut count: HashMap<([u64; 3], [u64; 3]), i64> = HashMap::new();
-    for t in tris {
-        for i in 0..3 {
-            let (a, b) = (key(&t[i]), key(&t[(i + 1) % 3]));
-            *count.entry((a, b)).or_default() += 1;
-            *count.entry((b, a)).or_default() -= 1;
-        }
-    }
-    count.values().all(|&c| c == 0)
-}
-
-fn solid_angle_winding(tris: &[Triangle], p: &Vec3) -> f64 {
-    let mut sum = 0.0;
-    for t in tris {
-        let (a, b, c) = (t[0] - p, t[1] - p, t[2] - p);
-        let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
-        let det = a.dot(&b.cross(&c));
-        let den = la * lb * lc + a.dot(&b) * lc + a.dot(&c) * lb + b.dot(&c) * la;
-        sum += 2.0 * det.atan2(den);
-    }
-    sum / (4.0 * std::f64::consts::PI)
 }
 
 /// Deterministic pseudo-random numbers in [0, 1).

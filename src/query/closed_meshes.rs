@@ -1,8 +1,14 @@
-//! Closed test meshes with exactly shared vertices (outward normals), and an edge check that
-//! they are closed, for the ray and winding tests.
+//! Closed test meshes with exactly shared vertices (outward normals), an edge check that they
+//! are closed, and the solid-angle winding number, for the ray and winding tests.
 
-use crate::math::{Triangle, Vec3};
+//!
+//! Written against nalgebra alone, so that the integration tests include the same file
+//! (`#[path]`) rather than a copy.
+
 use std::collections::HashMap;
+
+type Vec3 = nalgebra::Vector3<f64>;
+type Triangle = [Vec3; 3];
 
 /// The axis-aligned box `[lo, hi]`, two triangles a face, outward normals.
 pub fn cuboid(lo: Vec3, hi: Vec3) -> Vec<Triangle> {
@@ -98,4 +104,19 @@ pub fn is_closed(tris: &[Triangle]) -> bool {
 /// `v · s + o` for every vertex.
 pub fn moved(t: &[Triangle], s: f64, o: Vec3) -> Vec<Triangle> {
     t.iter().map(|t| t.map(|v| v * s + o)).collect()
+}
+
+/// The generalized winding number (sum of signed solid angles over 4π; van Oosterom and
+/// Strackee), in plain floating point: an independent reference for points clearly off the
+/// surface.
+pub fn solid_angle_winding(tris: &[Triangle], p: &Vec3) -> f64 {
+    let mut sum = 0.0;
+    for t in tris {
+        let (a, b, c) = (t[0] - p, t[1] - p, t[2] - p);
+        let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
+        let det = a.dot(&b.cross(&c));
+        let den = la * lb * lc + a.dot(&b) * lc + a.dot(&c) * lb + b.dot(&c) * la;
+        sum += 2.0 * det.atan2(den);
+    }
+    sum / (4.0 * std::f64::consts::PI)
 }

@@ -72,6 +72,8 @@ pub struct WindingWork {
 /// components are unrelated irrational numbers rounded to doubles (powers of the plastic
 /// number, the golden ratio, √2 and √3), far from any simple ratio that mesh coordinates
 /// tend to share.
+///
+/// cbindgen:ignore
 pub const DIRECTIONS: [[f64; 3]; 3] = [
     [1.0, 0.7548776662466927, 0.5698402909980532],
     [-0.6180339887498949, 1.0, -0.3819660112501051],
@@ -186,26 +188,13 @@ mod tests {
     use super::*;
     use crate::geometry::tri_distance::triangle_distance;
     use crate::math::Triangle;
-    use crate::query::closed_meshes::{cuboid, flipped, is_closed, moved, sphere, tetrahedron, torus};
+    use crate::query::closed_meshes::{
+        cuboid, flipped, is_closed, moved, solid_angle_winding, sphere, tetrahedron, torus,
+    };
     use crate::test_rng::{Rng, budget};
 
     fn model(tris: &[Triangle]) -> Model {
         Model::new(tris.to_vec(), (0..tris.len() as i32).collect()).unwrap()
-    }
-
-    /// The generalized winding number (sum of signed solid angles over 4π; van Oosterom and
-    /// Strackee), in plain floating point: an independent reference for points clearly off the
-    /// surface.
-    fn solid_angle_winding(tris: &[Triangle], p: &Vec3) -> f64 {
-        let mut sum = 0.0;
-        for t in tris {
-            let (a, b, c) = (t[0] - p, t[1] - p, t[2] - p);
-            let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
-            let det = a.dot(&b.cross(&c));
-            let den = la * lb * lc + a.dot(&b) * lc + a.dot(&c) * lb + b.dot(&c) * la;
-            sum += 2.0 * det.atan2(den);
-        }
-        sum / (4.0 * std::f64::consts::PI)
     }
 
     fn distance_to(tris: &[Triangle], p: &Vec3) -> f64 {
