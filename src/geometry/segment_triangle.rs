@@ -10,7 +10,9 @@
 //! `e_i = volume_sign(p, q, t_i, t_{i+1})` tells on which side of edge `t_i t_{i+1}` the line
 //! `pq` passes (all three share one sign iff the line meets the triangle's interior).
 
-use super::predicates::{collinear, normal_component_sign, project, projection_axis, volume_sign};
+use super::predicates::{
+    collinear, log2_floor, normal_component_sign, project, projection_axis, times_pow2, volume_sign,
+};
 use super::tri_distance::segment_params;
 use super::tri_intersect::segment_meets_triangle;
 use crate::math::{Triangle, Vec3};
@@ -123,14 +125,25 @@ fn first_nonzero(s: i8, next: impl FnOnce() -> i8) -> i8 {
 ///
 /// The parameter is clamped to `[0, 1]` and the weights to `[0, 1]` (then normalized).
 pub fn hit_location(p: &Vec3, q: &Vec3, t: &Triangle) -> (f64, [f64; 3]) {
+    // The exact facts first, on the coordinates as given.
+    let degenerate = collinear(&t[0], &t[1], &t[2]);
+    let in_plane = !degenerate && volume_sign(&t[0], &t[1], &t[2], p) == 0 && volume_sign(&t[0], &t[1], &t[2], q) == 0;
+    let axis = if degenerate { None } else { projection_axis(&t[0], &t[1], &t[2]) };
+    // Then floating point on coordinates relative to t0, scaled by a power of two to
+    // magnitudes near 1, so that products neither overflow nor underflow (u and the weights do
+    // not depend on the scale).
+    let rel = [p - t[0], q - t[0], t[1] - t[0], t[2] - t[0]];
+    let m = rel.iter().map(|v| v.amax()).fold(0.0, f64::max);
+    let k = if m > 0.0 && m.is_finite() { -log2_floor(m) } else { 0 };
+    let [p, q, t1, t2] = rel.map(|v| v.map(|x| times_pow2(x, k)));
+    let (p, q, t) = (&p, &q, &[Vec3::zeros(), t1, t2]);
     let w = q - p;
+    if degenerate {
+        return degenerate_location(p, &w, t);
+    }
     let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
     let dp = n.dot(&(p - t[0]));
     let dq = n.dot(&(q - t[0]));
-    if collinear(&t[0], &t[1], &t[2]) {
-        return degenerate_location(p, &w, t);
-    }
-    let in_plane = volume_sign(&t[0], &t[1], &t[2], p) == 0 && volume_sign(&t[0], &t[1], &t[2], q) == 0;
     if !in_plane && dp != dq {
         let u = clamp01(dp / (dp - dq));
         let vol = |a: &Vec3, b: &Vec3| (a - p).cross(&(b - p)).dot(&w);
@@ -138,7 +151,7 @@ pub fn hit_location(p: &Vec3, q: &Vec3, t: &Triangle) -> (f64, [f64; 3]) {
         return (u, normalized(b));
     }
     // In the plane: clip u against each edge's inner half-plane (2-D, projected injectively).
-    let k = projection_axis(&t[0], &t[1], &t[2]).unwrap_or(2);
+    let k = axis.unwrap_or(2);
     let pt = t.map(|v| project(&v, k));
     let (p2, w2) = (project(p, k), project(&w, k));
     let area = cross2(sub2(pt[1], pt[0]), sub2(pt[2], pt[0]));

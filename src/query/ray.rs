@@ -788,3 +788,48 @@ mod more_tests {
         assert_eq!(check(&one, &Ray { origin: Vec3::new(-1.0, 0.0, 0.0), direction: Vec3::x() }, f64::INFINITY), 1);
     }
 }
+
+#[cfg(test)]
+mod scale_tests {
+    use super::*;
+    use crate::query::closed_meshes::{moved, sphere};
+    use crate::test_rng::Rng;
+
+    /// Scaling a model and its rays by a power of two (exact) changes neither which triangles
+    /// are hit nor, beyond rounding, `t` and the barycentric coordinates, from 2^-1000 to
+    /// 2^990: the hit's location is computed on coordinates brought near 1 first.
+    #[test]
+    fn hit_locations_do_not_depend_on_the_scale() {
+        let mut rng = Rng(0x5ca1_e000);
+        let base = sphere(16, 8, Vec3::new(0.25, 0.5, -0.125), 1.0);
+        let rays: Vec<Ray> = (0..300)
+            .map(|_| {
+                let origin = rng.dir() * 3.0;
+                Ray { origin, direction: rng.vec(-0.8, 0.8) - origin }
+            })
+            .collect();
+        let reference = Model::new(base.clone(), (0..base.len() as i32).collect()).unwrap();
+        let mut want = vec![None; rays.len()];
+        ray_first_hits(&reference, &rays, f64::INFINITY, &mut want).unwrap();
+        assert!(want.iter().filter(|h| h.is_some()).count() > 100);
+        for k in [-1000, -600, -200, 200, 600, 990] {
+            let s = 2f64.powi(k);
+            let tris = moved(&base, s, Vec3::zeros());
+            let m = Model::new(tris, (0..base.len() as i32).collect()).unwrap();
+            let scaled: Vec<Ray> =
+                rays.iter().map(|r| Ray { origin: r.origin * s, direction: r.direction * s }).collect();
+            let mut got = vec![None; rays.len()];
+            ray_first_hits(&m, &scaled, f64::INFINITY, &mut got).unwrap();
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!(g.map(|h| h.id), w.map(|h| h.id), "2^{k}");
+                if let (Some(g), Some(w)) = (g, w) {
+                    assert!((g.t - w.t).abs() <= 1e-12 * w.t, "2^{k}: t {} vs {}", g.t, w.t);
+                    for i in 0..3 {
+                        assert!((g.barycentric[i] - w.barycentric[i]).abs() <= 1e-12, "2^{k}");
+                    }
+                    assert!((g.point / s - w.point).norm() <= 1e-12, "2^{k}");
+                }
+            }
+        }
+    }
+}
