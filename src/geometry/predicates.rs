@@ -83,7 +83,7 @@ fn orient3d_exact(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> f64 {
 }
 
 /// `floor(log2 |x|)` of a nonzero finite `x` (subnormals included).
-fn log2_floor(x: f64) -> i32 {
+pub(crate) fn log2_floor(x: f64) -> i32 {
     let bits = x.to_bits() & !(1 << 63);
     let e = (bits >> 52) as i32;
     if e > 0 { e - 1023 } else { 63 - bits.leading_zeros() as i32 - 1074 }
@@ -105,7 +105,7 @@ fn shift_into_range(values: &[f64]) -> Option<i32> {
 }
 
 /// `x · 2^k`, exactly when the result is normal (two steps: `2^k` alone may not be a double).
-fn times_pow2(x: f64, k: i32) -> f64 {
+pub(crate) fn times_pow2(x: f64, k: i32) -> f64 {
     let half = k / 2;
     x * 2f64.powi(half) * 2f64.powi(k - half)
 }

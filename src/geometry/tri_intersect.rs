@@ -217,7 +217,7 @@ fn collinear_extent(t: &Triangle) -> (&Vec3, &Vec3) {
 
 /// True iff the closed segment `pq` (possibly a point) meets the closed triangle `t` (possibly
 /// degenerate).
-fn segment_meets_triangle(p: &Vec3, q: &Vec3, t: &Triangle) -> bool {
+pub(crate) fn segment_meets_triangle(p: &Vec3, q: &Vec3, t: &Triangle) -> bool {
     if collinear(&t[0], &t[1], &t[2]) {
         let (u, v) = collinear_extent(t);
         return segments_meet(p, q, u, v);

@@ -1,12 +1,18 @@
 //! Queries on pairs of placed models.
 
+#[cfg(test)]
+mod closed_meshes;
 pub mod collide;
 pub mod distance;
 pub mod point;
+pub mod ray;
+pub mod winding;
 
 pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
 pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tolerance};
 pub use point::{ClosestPoint, PointError, PointStats, closest_point, closest_point_within, closest_points};
+pub use ray::{Ray, RayHit, RayWork, ray_any_hit, ray_any_hits, ray_first_hit, ray_first_hits, segment_hits};
+pub use winding::{Winding, WindingWork, winding, windings};
 
 use crate::math::{Mat3, Placement, Vec3};
 use crate::model::Model;
