@@ -3,3 +3,4 @@
 pub mod predicates;
 pub mod tri_distance;
 pub mod tri_intersect;
+pub mod tri_sweep;
