@@ -227,4 +227,4 @@ fn sweep_unit(a: &Triangle, b: &Triangle, v: &Vec3, s_max: f64) -> Option<TriSwe
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -2,9 +2,11 @@
 
 pub mod collide;
 pub mod distance;
+pub mod sweep;
 
 pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
 pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tolerance};
+pub use sweep::{SweepContact, SweepRequest, SweepResult, sweep, sweep_last_contact};
 
 use crate::math::{Mat3, Placement, Vec3};
 use crate::model::Model;
