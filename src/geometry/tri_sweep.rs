@@ -29,7 +29,8 @@
 //! Grazing contacts (a vertex sliding on a face, parallel edges, coplanar faces) and zero-area
 //! triangles need no special case beyond the axes of flat and thin differences.
 
-use crate::geometry::tri_distance::triangle_distance;
+use crate::geometry::tri_distance::{segment_closest_points, triangle_distance};
+use crate::geometry::tri_intersect::triangles_intersect;
 use crate::math::{Triangle, Vec3};
 
 /// A contact found by [`triangle_sweep`].
@@ -63,6 +64,47 @@ pub fn contact_tolerance(m: f64) -> f64 {
 /// The rounding allowance of a separation along a unit direction, for magnitude `m`.
 fn allowance(m: f64) -> f64 {
     32.0 * f64::EPSILON * m + FLOOR
+}
+
+/// `a` translated by `t` rounded to a grid on which every moved coordinate is exact: a rigid
+/// translate (rounding each moved coordinate on its own would distort the triangle, which
+/// tilts a sliver's plane by an ulp over its width), off `t` by at most an ulp of the moved
+/// coordinates' magnitude.
+fn translated(a: &Triangle, t: &Vec3) -> Triangle {
+    let m = a.iter().map(|p| p.amax()).fold(0.0, f64::max) + t.amax();
+    if !(m > 0.0 && m.is_finite()) {
+        return *a;
+    }
+    // q = 2^(e − 52) with 2^e > m: sums of multiples of q below 2^e are exact.
+    let e = m.log2().floor() as i32 + 1;
+    let q = 2f64.powi((e - 52).max(-1022));
+    let t = t.map(|x| (x / q).round() * q);
+    a.map(|p| p + t)
+}
+
+/// The distance between two triangles with a closest pair `(p, q)`: [`triangle_distance`],
+/// checked against the nine edge pairs and the exact intersection test (0 when they meet).
+///
+/// The check is there because `triangle_distance` overestimates some pairs involving a
+/// sliver (aspect ratio ~1e5, see the test `sliver_distance_is_checked`): the sweep's
+/// end-game needs a distance it can trust to be convex in `s`.
+pub(crate) fn distance_checked(a: &Triangle, b: &Triangle) -> (Vec3, Vec3, f64) {
+    let d = triangle_distance(a, b);
+    let mut best = (d.p, d.q, (d.p - d.q).norm());
+    for k in 0..3 {
+        for l in 0..3 {
+            let (p, q) = segment_closest_points(&a[k], &a[(k + 1) % 3], &b[l], &b[(l + 1) % 3]);
+            let len = (p - q).norm();
+            if len < best.2 {
+                best = (p, q, len);
+            }
+        }
+    }
+    if best.2 > 0.0 && triangles_intersect(a, b) {
+        let mid = best.0 * 0.5 + best.1 * 0.5;
+        best = (mid, mid, 0.0);
+    }
+    best
 }
 
 /// The largest `f64` below `x` (finite, positive), `x` otherwise.
@@ -187,17 +229,18 @@ fn sweep_unit(a: &Triangle, b: &Triangle, v: &Vec3, s_max: f64) -> Option<TriSwe
         }
     }
     let mut s = lo;
+    let distance = |s: f64| {
+        let (p, q, len) = distance_checked(&translated(a, &(v * s)), b);
+        (p, q, len, contact_tolerance(ma + s * vm + mb))
+    };
     for step in 1..=MAX_STEPS {
-        let moved = a.map(|p| p + v * s);
-        let d = triangle_distance(&moved, b);
+        let (p, q, len, tolerance) = distance(s);
         let m = ma + s * vm + mb;
-        let hit = TriSweep { s, p: d.p, q: d.q, steps: step };
-        let gap = d.p - d.q;
-        let len = gap.norm();
-        if len <= contact_tolerance(m) || step == MAX_STEPS {
+        let hit = TriSweep { s, p, q, steps: step };
+        if len <= tolerance {
             return Some(hit);
         }
-        let n = gap / len;
+        let n = (p - q) / len;
         // Separation along n at s (the moved vertices as n·a_i + s·(n·v), unrounded), and how
         // fast it can shrink at most.
         let rate = n.dot(v);
@@ -205,25 +248,75 @@ fn sweep_unit(a: &Triangle, b: &Triangle, v: &Vec3, s_max: f64) -> Option<TriSwe
         let lo_a = a.iter().map(|p| n.dot(p)).fold(f64::INFINITY, f64::min);
         let hi_b = b.iter().map(|p| n.dot(p)).fold(f64::NEG_INFINITY, f64::max);
         let sep = lo_a + s * rate - hi_b - allowance(m);
-        if sep <= 0.0 {
-            // Touching along n up to rounding: the distance is about the separation.
-            return Some(hit);
-        }
         let closing = -rate + rate_err;
-        if closing <= FLOOR {
+        if sep > 0.0 && closing <= FLOOR {
             return None; // the separation along n never shrinks
         }
-        let next = below(s + sep / closing * (1.0 - 4.0 * f64::EPSILON));
+        let next = if sep > 0.0 { below(s + sep / closing * (1.0 - 4.0 * f64::EPSILON)) } else { s };
         if next > hi {
             return None;
         }
-        if next <= s {
-            // A step below the resolution of s: within rounding of contact.
-            return Some(hit);
+        if next <= s || step == MAX_STEPS {
+            // The direction is not precise enough to certify a gap (nearly parallel needles:
+            // an axis off by ε/sin θ misses by that times their length).
+            return refine(s, hi, step, &distance);
         }
         s = next;
     }
     None
+}
+
+/// The end-game when advancement stalls at `s` (the triangles more than the tolerance apart,
+/// no direction certifying it): the distance is convex in `s`, so a golden-section search on
+/// `[s, hi]` finds a time within the tolerance if there is one (`None` otherwise: the minimum
+/// distance is beyond the tolerance, so they never touch), and bisection between `s` and it
+/// the first such time, up to one ulp of `s`.
+fn refine(s: f64, hi: f64, steps: u32, distance: &dyn Fn(f64) -> (Vec3, Vec3, f64, f64)) -> Option<TriSweep> {
+    let mut steps = steps;
+    let mut probe = |t: f64| {
+        steps += 1;
+        let (p, q, len, tolerance) = distance(t);
+        (len - tolerance, (p, q))
+    };
+    let (mut lo, mut up) = (s, hi);
+    let mut inside = None;
+    for _ in 0..200 {
+        let (x1, x2) = (lo + 0.381966 * (up - lo), lo + 0.618034 * (up - lo));
+        let (g1, _) = probe(x1);
+        let (g2, _) = probe(x2);
+        if g1 <= 0.0 {
+            inside = Some(x1);
+            break;
+        }
+        if g2 <= 0.0 {
+            inside = Some(x2);
+            break;
+        }
+        if g1 < g2 {
+            up = x2
+        } else {
+            lo = x1
+        }
+        if !(x1 > lo || x2 < up) || up - lo <= f64::EPSILON * up.abs() {
+            break;
+        }
+    }
+    let inside = match inside {
+        Some(x) => x,
+        None if probe(hi).0 <= 0.0 => hi,
+        None => return None,
+    };
+    // Bisection: the distance is above the tolerance at `lo`, within it at `up`.
+    let (mut lo, mut up) = (s, inside);
+    loop {
+        let mid = lo + 0.5 * (up - lo);
+        if mid <= lo || mid >= up {
+            break;
+        }
+        if probe(mid).0 <= 0.0 { up = mid } else { lo = mid }
+    }
+    let (_, (p, q)) = probe(up);
+    Some(TriSweep { s: up, p, q, steps })
 }
 
 #[cfg(test)]

@@ -28,9 +28,9 @@ use std::collections::BinaryHeap;
 use super::distance::{FrameMap, Kept, SLOP};
 use super::{QueryError, Relative, check_placements};
 use crate::geometry::tri_sweep::{TriSweep, triangle_sweep};
-use crate::math::{Placement, Vec3};
 #[cfg(test)]
 use crate::math::Mat3;
+use crate::math::{Placement, Vec3};
 use crate::model::{Model, slot_of};
 
 #[allow(unused_imports)] // (for the documentation links)
@@ -88,7 +88,13 @@ pub struct SweepResult {
 /// an `s_max` that is negative, NaN or infinite, or a zero direction with `s_max > 0`
 /// ([`QueryError::InvalidArgument`]), coordinates beyond the range, the sweep's included
 /// ([`QueryError::OutOfRange`]).
-pub fn sweep(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, request: &SweepRequest) -> Result<SweepResult, QueryError> {
+pub fn sweep(
+    m1: &Model,
+    p1: &Placement,
+    m2: &Model,
+    p2: &Placement,
+    request: &SweepRequest,
+) -> Result<SweepResult, QueryError> {
     check_placements(p1, p2)?;
     check_request(request)?;
     Ok(Search::new(m1, p1, m2, p2, request)?.run())
@@ -438,7 +444,9 @@ fn entry_time(a: &Kept, b: &Kept, u: &Vec3, t_max: f64, margin: f64) -> Option<f
     let slop = SLOP * (a.half_sum + b.half_sum) + 2.0 * margin;
     let (mut lo, mut hi) = (0.0f64, t_max);
     let mut axis = |l: &Vec3| {
-        let r = |x: &[Vec3; 3], h: &[f64; 3]| h[0] * x[0].dot(l).abs() + h[1] * x[1].dot(l).abs() + h[2] * x[2].dot(l).abs();
+        let r = |x: &[Vec3; 3], h: &[f64; 3]| {
+            h[0] * x[0].dot(l).abs() + h[1] * x[1].dot(l).abs() + h[2] * x[2].dot(l).abs()
+        };
         let len = l.norm();
         let w = l.dot(u);
         let reach = (r(&xa, &a.half) + r(&xb, &b.half) + slop * len) * (1.0 + 1e-12) + 4.0 * f64::EPSILON * len * t_max;
@@ -448,10 +456,9 @@ fn entry_time(a: &Kept, b: &Kept, u: &Vec3, t_max: f64, margin: f64) -> Option<f
             (g0 / w, g1 / w)
         } else if w < 0.0 {
             (g1 / w, g0 / w)
-        } else if g0 <= 0.0 && g1 >= 0.0 {
-            return true;
         } else {
-            return false;
+            // Not moving along l: overlapping for all times or none.
+            return g0 <= 0.0 && g1 >= 0.0;
         };
         lo = lo.max(t0 - t0.abs() * 4.0 * f64::EPSILON);
         hi = hi.min(t1 + t1.abs() * 4.0 * f64::EPSILON);

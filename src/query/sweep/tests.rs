@@ -3,9 +3,8 @@
 //! placements.
 
 use super::*;
-use crate::geometry::tri_distance::triangle_distance;
-use crate::geometry::tri_sweep::contact_tolerance;
 use crate::geometry::tri_sweep::tests::{Rat, exact_interval, int_tri};
+use crate::geometry::tri_sweep::{contact_tolerance, distance_checked};
 use crate::math::Triangle;
 use crate::test_rng::{Rng, budget};
 
@@ -28,7 +27,7 @@ fn check_touching(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, v: &Ve
     let a = world(m1, p1, c.pair.0).map(|x| x + v * c.s);
     let b = world(m2, p2, c.pair.1);
     let mag = |t: &Triangle| t.iter().map(|p| p.amax()).fold(0.0, f64::max);
-    let d = triangle_distance(&a, &b).distance;
+    let d = distance_checked(&a, &b).2;
     assert!(d <= 4.0 * contact_tolerance(mag(&a) + mag(&b)), "pair {:?} is {d} apart at {}", c.pair, c.s);
     assert_eq!(c.ids, (m1.ids()[c.pair.0 as usize], m2.ids()[c.pair.1 as usize]));
     // The points: on model 2's triangle, and model 1's point moved along is near it.
@@ -93,7 +92,11 @@ fn integer_models_match_the_exact_oracle_over_all_pairs() {
                 (None, None) => {}
                 (Some(s1), Some(c)) => {
                     let s1 = s1.to_f64();
-                    assert!(c.s >= s1 - 1e-12 * (1.0 + s1) && c.s - s1 <= 1e-9 * (1.0 + s1), "case {case}: last {} vs {s1}", c.s);
+                    assert!(
+                        c.s >= s1 - 1e-12 * (1.0 + s1) && c.s - s1 <= 1e-9 * (1.0 + s1),
+                        "case {case}: last {} vs {s1}",
+                        c.s
+                    );
                     check_touching(&m1, &p1, &m2, &p2, &v, &c);
                 }
                 (e, g) => panic!("case {case} cull {cull}: exact last {e:?} vs swept {g:?}"),
@@ -163,11 +166,19 @@ fn random_soups_match_brute_force_at_any_scale_and_offset() {
             2 => (1e100, 3e100),
             _ => (1.0, 1e6),
         };
-        let p1 = Placement { rotation: rng.rotation_mixed(), translation: (rng.vec(-3.0, 3.0) + Vec3::repeat(offset / scale)) * scale, scale };
+        let p1 = Placement {
+            rotation: rng.rotation_mixed(),
+            translation: (rng.vec(-3.0, 3.0) + Vec3::repeat(offset / scale)) * scale,
+            scale,
+        };
         let p2 = Placement { rotation: rng.rotation_mixed(), translation: Vec3::repeat(offset), scale };
         // Aimed at model 2 from model 1's position, or random.
         let aim = -p1.translation + Vec3::repeat(offset);
-        let v = if rng.below(3) == 0 { rng.dir() * scale } else { (aim + rng.vec(-1.0, 1.0) * scale) * rng.range(0.5, 2.0) };
+        let v = if rng.below(3) == 0 {
+            rng.dir() * scale
+        } else {
+            (aim + rng.vec(-1.0, 1.0) * scale) * rng.range(0.5, 2.0)
+        };
         let s_max = [0.0, 0.5, 1.0, 2.0, 1e12][rng.below(5) as usize];
         compare(&m1, &p1, &m2, &p2, &v, s_max);
     }
@@ -255,7 +266,8 @@ fn bad_requests_are_refused() {
     let r = sweep_last_contact(&m, &p, &m, &p, &request(Vec3::x() * 1e300, 1e300, false));
     assert!(r.is_err());
     // Long sweeps are fine: the search only looks where contact is possible.
-    let r = sweep(&m, &p, &m, &Placement { translation: Vec3::x() * 1e200, ..p }, &request(Vec3::x(), 1e300, false)).unwrap();
+    let r = sweep(&m, &p, &m, &Placement { translation: Vec3::x() * 1e200, ..p }, &request(Vec3::x(), 1e300, false))
+        .unwrap();
     let s = r.contact.unwrap().s;
     assert!(s <= 1e200 - 1.0 && s > 1e200 * (1.0 - 1e-12), "{s}");
 }
