@@ -347,3 +347,33 @@ fn sliver_distance_is_checked() {
     assert_eq!(distance_checked(&moved, &b).2, 0.0);
     eprintln!("triangle_distance says {:e}", triangle_distance(&moved, &b).distance);
 }
+
+/// The advancement alone (no separating-axis window) against the exact oracle: never late,
+/// touching at the answer, the same hits.
+#[test]
+fn advancement_alone_matches_the_exact_oracle() {
+    let mut rng = Rng(0x5eed_0004);
+    let mut most = 0;
+    for _ in 0..budget(10_000, 200_000) {
+        let a = int_tri(&mut rng, 6);
+        let b = int_tri(&mut rng, 6);
+        let v = Vec3::from_fn(|_, _| rng.below(7) as f64 - 3.0);
+        let v = if v == Vec3::zeros() { Vec3::z() } else { v };
+        let a = a.map(|p| p - v * 3.0);
+        // At unit magnitude, as triangle_sweep calls it.
+        let f = 1.0 / 64.0;
+        let (sa, sb, sv) = (a.map(|p| p * f), b.map(|p| p * f), v * f);
+        let got = sweep_unit(&sa, &sb, &sv, 8.0, false);
+        match (exact_first(&a, &b, &v, 8), got) {
+            (None, None) => {}
+            (Some(s0), Some(hit)) => {
+                let s0 = s0.to_f64();
+                assert!(hit.s <= s0 * (1.0 + 2.0 * f64::EPSILON), "late: {} > {s0}", hit.s);
+                assert!(s0 - hit.s <= 1e-9, "early: {} < {s0}", hit.s);
+                most = most.max(hit.steps);
+            }
+            (e, g) => panic!("exact {e:?} vs advancement {g:?} for {a:?} {b:?} {v:?}"),
+        }
+    }
+    eprintln!("at most {most} steps");
+}
