@@ -39,18 +39,11 @@ fn rotation(axis: Vec3, angle: f64) -> Mat3 {
 type Query =
     fn(&Model, &Placement, &Model, &Placement, &SweepRequest) -> Result<SweepResult, rapidpqp::query::QueryError>;
 
+/// Model 1, its placement, model 2, its placement.
+type Scene<'a> = (&'a Model, &'a Placement, &'a Model, &'a Placement);
+
 /// Runs one sweep `repeats` times with and without the cylinder cull; prints a row for each.
-fn row(
-    label: &str,
-    query: Query,
-    a: &Model,
-    pa: &Placement,
-    b: &Model,
-    pb: &Placement,
-    v: Vec3,
-    s_max: f64,
-    repeats: usize,
-) {
+fn row(label: &str, query: Query, (a, pa, b, pb): Scene, v: Vec3, s_max: f64, repeats: usize) {
     for cull in [false, true] {
         let req = SweepRequest { direction: v, s_max, cylinder_cull: cull };
         let mut result = query(a, pa, b, pb, &req).expect("valid sweep");
@@ -98,7 +91,7 @@ fn main() {
         let r = rotation(Vec3::new(0.2, 1.0, 0.3), 0.7 * k as f64);
         let start = cb + dir * (3.0 * rb);
         let pa = Placement { rotation: r, translation: start - r * cb, scale: 1.0 };
-        row(&format!("bunny->bunny dir {k}"), sweep, &bunny, &pa, &bunny, &b_place, -dir, 6.0 * rb, repeats);
+        row(&format!("bunny->bunny dir {k}"), sweep, (&bunny, &pa, &bunny, &b_place), -dir, 6.0 * rb, repeats);
     }
     // Into a teapot scaled to the bunny's size.
     let scale = rb / rt;
@@ -106,11 +99,11 @@ fn main() {
     for (k, dir) in directions.iter().take(3).enumerate() {
         let start = cb + dir * (3.0 * rb);
         let pa = Placement { rotation: Mat3::identity(), translation: start - cb, scale: 1.0 };
-        row(&format!("bunny->teapot dir {k}"), sweep, &bunny, &pa, &teapot, &pt, -dir, 6.0 * rb, repeats);
+        row(&format!("bunny->teapot dir {k}"), sweep, (&bunny, &pa, &teapot, &pt), -dir, 6.0 * rb, repeats);
     }
     // Passing beside: offset sideways by 2.2 half-sizes (free), and a long sweep.
     let side = Placement { rotation: Mat3::identity(), translation: Vec3::new(-3.0 * rb, 2.2 * rb, 0.0), scale: 1.0 };
-    row("bunny beside bunny", sweep, &bunny, &side, &bunny, &b_place, Vec3::x(), 6.0 * rb, repeats);
+    row("bunny beside bunny", sweep, (&bunny, &side, &bunny, &b_place), Vec3::x(), 6.0 * rb, repeats);
     row("bunny beside, s_max 1e6", sweep, &bunny, &side, &bunny, &b_place, Vec3::x(), 1e6 * rb, repeats);
     // Overlapping bunnies: the last contact along +x (where they separate).
     let overlap = Placement { rotation: Mat3::identity(), translation: Vec3::new(0.3 * rb, 0.0, 0.0), scale: 1.0 };
