@@ -104,19 +104,16 @@ fn main() {
     // Passing beside: offset sideways by 2.2 half-sizes (free), and a long sweep.
     let side = Placement { rotation: Mat3::identity(), translation: Vec3::new(-3.0 * rb, 2.2 * rb, 0.0), scale: 1.0 };
     row("bunny beside bunny", sweep, (&bunny, &side, &bunny, &b_place), Vec3::x(), 6.0 * rb, repeats);
-    row("bunny beside, s_max 1e6", sweep, &bunny, &side, &bunny, &b_place, Vec3::x(), 1e6 * rb, repeats);
+    row("bunny beside, s_max 1e6", sweep, (&bunny, &side, &bunny, &b_place), Vec3::x(), 1e6 * rb, repeats);
     // Overlapping bunnies: the last contact along +x (where they separate).
     let overlap = Placement { rotation: Mat3::identity(), translation: Vec3::new(0.3 * rb, 0.0, 0.0), scale: 1.0 };
     row(
         "last contact, overlapping",
         sweep_last_contact,
-        &bunny,
-        &overlap,
-        &bunny,
-        &b_place,
+        (&bunny, &overlap, &bunny, &b_place),
         Vec3::x(),
         4.0 * rb,
         repeats,
     );
-    row("first contact, overlapping", sweep, &bunny, &overlap, &bunny, &b_place, Vec3::x(), 4.0 * rb, repeats);
+    row("first contact, overlapping", sweep, (&bunny, &overlap, &bunny, &b_place), Vec3::x(), 4.0 * rb, repeats);
 }
