@@ -36,8 +36,9 @@ use crate::model::{Model, slot_of};
 #[allow(unused_imports)] // (for the documentation links)
 use crate::geometry::tri_sweep::contact_tolerance;
 
-/// What a sweep should do.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What a sweep should do. The default (zero direction, `s_max = 0`, no cylinder) asks
+/// whether the models touch where they are.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SweepRequest {
     /// World translation of model 1 per unit of `s`: model 1 sits at its placement moved by
     /// `s·direction`. Any finite vector, not necessarily unit (`s` is then in units of its
