@@ -12,13 +12,47 @@ use std::time::Instant;
 
 use rapidpqp::io::load_obj;
 use rapidpqp::query::sweep::{SweepRequest, SweepResult, sweep, sweep_last_contact};
-use rapidpqp::{Mat3, Model, Placement, Vec3};
+use rapidpqp::{Mat3, Model, Placement, Triangle, Vec3};
+
+fn model(tris: Vec<Triangle>) -> Model {
+    let ids = (0..tris.len() as i32).collect();
+    Model::new(tris, ids).expect("model builds")
+}
 
 fn mesh(name: &str) -> Model {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("meshes").join(name);
-    let tris = load_obj(path).expect("mesh loads").triangles();
-    let ids = (0..tris.len() as i32).collect();
-    Model::new(tris, ids).expect("model builds")
+    model(load_obj(path).expect("mesh loads").triangles())
+}
+
+/// The gears mesh split in two: one planet gear (the connected component whose centre is
+/// nearest `(4.6, 14.1)`), and everything else (ring, sun, the other planets).
+fn gears() -> (Model, Model) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("meshes").join("gears.obj");
+    let mesh = load_obj(path).expect("mesh loads");
+    let mut parent: Vec<usize> = (0..mesh.vertices.len()).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for f in &mesh.faces {
+        for k in 1..3 {
+            let (a, b) = (root(&mut parent, f[0] as usize), root(&mut parent, f[k] as usize));
+            parent[a] = b;
+        }
+    }
+    let target = Vec3::new(4.6, 14.1, 7.5);
+    let near = (0..mesh.vertices.len())
+        .min_by(|&i, &j| (mesh.vertices[i] - target).norm().total_cmp(&(mesh.vertices[j] - target).norm()));
+    let planet = root(&mut parent, near.expect("vertices"));
+    let (mut one, mut rest) = (Vec::new(), Vec::new());
+    for f in &mesh.faces {
+        let t = f.map(|i| mesh.vertices[i as usize]);
+        if root(&mut parent, f[0] as usize) == planet { one.push(t) } else { rest.push(t) }
+    }
+    (model(one), model(rest))
 }
 
 /// Centre and half-size of a model's bounding box.
@@ -115,5 +149,19 @@ fn main() {
         4.0 * rb,
         repeats,
     );
+    // A planet gear pulled out of the gear set along its axis (its teeth slide along the
+    // neighbours' faces), and pushed sideways into them.
+    let (planet, others) = gears();
+    println!("gears: planet {} triangles, the rest {}", planet.num_triangles(), others.num_triangles());
+    let id = Placement::IDENTITY;
+    for (label, dir) in [
+        ("planet out along +z", Vec3::z()),
+        ("planet sideways +x", Vec3::x()),
+        ("planet radial", Vec3::new(0.31, 0.95, 0.0)),
+    ] {
+        row(label, sweep, (&planet, &id, &others, &id), dir, 30.0, repeats);
+    }
+    let lifted = Placement { translation: Vec3::new(0.0, 0.0, 16.0), ..id };
+    row("planet back in along -z", sweep, (&planet, &lifted, &others, &id), -Vec3::z(), 30.0, repeats);
     row("first contact, overlapping", sweep, (&bunny, &overlap, &bunny, &b_place), Vec3::x(), 4.0 * rb, repeats);
 }

@@ -42,14 +42,13 @@ pub struct TriSweep {
     pub p: Vec3,
     /// … and a point of `B` within the tolerance of it.
     pub q: Vec3,
-    /// Advancement steps taken (triangle distance computations).
+    /// Distance computations taken (advancement steps and end-game probes).
     pub steps: u32,
 }
 
-/// The most advancement steps [`triangle_sweep`] takes. On every input the tests draw it stops
-/// within a few; if it ever reached this it would report a contact at the current `s` (early,
-/// never late).
-pub const MAX_STEPS: u32 = 100;
+/// The most advancement steps [`triangle_sweep`] takes before its end-game (golden section and
+/// bisection on the distance, see `refine`) takes over; the tests' cases need a few.
+pub(crate) const MAX_STEPS: u32 = 100;
 
 /// Absolute rounding floor: products of subnormal numbers lose up to 2^-1075 each.
 const FLOOR: f64 = 1e-320;
