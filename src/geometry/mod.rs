@@ -4,3 +4,4 @@ pub mod predicates;
 pub mod segment_triangle;
 pub mod tri_distance;
 pub mod tri_intersect;
+pub mod tri_sweep;

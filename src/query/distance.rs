@@ -83,7 +83,7 @@ pub struct DistanceResult {
 /// the stored axes, so their extents along other directions differ from what orthonormal
 /// axes give by that much per unit of half-extent) and a placement's rotation being
 /// orthonormal only to rounding.
-const SLOP: f64 = 4e-6;
+pub(crate) const SLOP: f64 = 4e-6;
 
 /// The least squared length the bounds divide by: below it the square may have lost digits
 /// to underflow (2^-900; packed units are the model's size, so such lengths are below 2^-450
@@ -98,13 +98,13 @@ const FRAME_REACH: f64 = 3.196670515523576e147;
 
 /// A node of one model placed in the other model's packed frame.
 #[derive(Clone, Copy, Default)]
-struct Kept {
+pub(crate) struct Kept {
     /// `axes[j][k]`: coordinate k of axis j (unit, see [`FrameMap::place`]).
-    axes: [[f64; 3]; 3],
-    center: [f64; 3],
+    pub axes: [[f64; 3]; 3],
+    pub center: [f64; 3],
     /// Half-extents along the axes (scaled to the frame).
-    half: [f64; 3],
-    half_sum: f64,
+    pub half: [f64; 3],
+    pub half_sum: f64,
     /// The swept-sphere rectangle: centre, half-lengths along axes 1 and 2.
     rect_center: [f64; 3],
     rect_half: [f64; 2],
@@ -112,7 +112,7 @@ struct Kept {
 
 /// Places one model's packed coordinates in the other's: `x ↦ scale · rot · x + trans`.
 #[derive(Clone, Copy)]
-struct FrameMap {
+pub(crate) struct FrameMap {
     /// Rows of the rotation.
     rot: [[f64; 3]; 3],
     scale: f64,
@@ -129,7 +129,7 @@ struct FrameMap {
 impl FrameMap {
     /// The map from packed frame `from` to packed frame `to`, given that model coordinates
     /// of `from` go to model coordinates of `to` by `x ↦ scale · rot · x + trans`.
-    fn between(from: &PackedFrame, to: &PackedFrame, rot: &[[f64; 3]; 3], scale: f64, trans: &Vec3) -> FrameMap {
+    pub fn between(from: &PackedFrame, to: &PackedFrame, rot: &[[f64; 3]; 3], scale: f64, trans: &Vec3) -> FrameMap {
         let o = &from.origin;
         let ro = rot.map(|row| row[0] * o.x + row[1] * o.y + row[2] * o.z);
         let t = std::array::from_fn(|k| (scale * ro[k] + trans[k] - to.origin[k]) / to.unit);
@@ -145,7 +145,7 @@ impl FrameMap {
 
     /// Node `lane` of `slot`, placed.
     #[inline(always)]
-    fn place(&self, slot: &NodePair, lane: usize) -> Kept {
+    pub fn place(&self, slot: &NodePair, lane: usize) -> Kept {
         let f = |k: usize, j: usize| slot.frame[k][j].0[lane] as f64;
         let r = &self.rot;
         let rotate = |j: usize| -> [f64; 3] {

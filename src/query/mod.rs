@@ -6,12 +6,14 @@ pub mod collide;
 pub mod distance;
 pub mod point;
 pub mod ray;
+pub mod sweep;
 pub mod winding;
 
 pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
 pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tolerance};
 pub use point::{ClosestPoint, PointError, PointStats, closest_point, closest_point_within, closest_points};
 pub use ray::{Ray, RayHit, RayWork, ray_any_hit, ray_any_hits, ray_first_hit, ray_first_hits, segment_hits};
+pub use sweep::{SweepContact, SweepRequest, SweepResult, sweep, sweep_last_contact};
 pub use winding::{Winding, WindingWork, winding, windings};
 
 use crate::math::{Mat3, Placement, Vec3};

@@ -1,0 +1,477 @@
+//! Translational sweep: the first time of contact of a model moving along a straight line
+//! against a static one.
+//!
+//! Model 1 moves by the world translation `s·direction` for `s` in `[0, s_max]` (its rotation
+//! fixed); model 2 stays. [`sweep`] returns the least `s` at which the two closed triangle sets
+//! touch, with the touching triangle pair and the contact point, or that they stay apart.
+//! [`sweep_last_contact`] is the same sweep run backwards: the largest `s` at which they still
+//! touch (what separating two overlapping models along a direction needs).
+//!
+//! The search runs in model 2's packed frame. It visits pairs of nodes best first on their
+//! entry time: the first time at which model 1's box, moving along the direction, may overlap
+//! model 2's box, bounded by separating axes on which the overlap is an interval of times (the
+//! 6 box axes and the 6 directions across the motion, see [`entry_time`]). A pair of leaves
+//! is tested exactly ([`triangle_sweep`]); the search stops when no pair left can enter before
+//! the best contact found. Optionally ([`SweepRequest::cylinder_cull`]) model 2's nodes are
+//! first culled against the directional cylinder that holds model 1's whole sweep (Geng and
+//! Gao's broad phase for assembly planning).
+//!
+//! Precision: triangles are placed in model 2's frame as the other queries place them (one
+//! rounding per coordinate); on those triangles the answer has the contract of
+//! [`triangle_sweep`]: never later than the exact first contact, and at the returned `s` the
+//! touching pair is within [`contact_tolerance`] (`2^-44` of the coordinates' magnitude,
+//! motion included) of touching.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use super::distance::{FrameMap, Kept, SLOP};
+use super::{QueryError, Relative, check_placements};
+use crate::geometry::tri_sweep::{TriSweep, triangle_sweep};
+#[cfg(test)]
+use crate::math::Mat3;
+use crate::math::{Placement, Vec3};
+use crate::model::{Model, slot_of};
+
+#[allow(unused_imports)] // (for the documentation links)
+use crate::geometry::tri_sweep::contact_tolerance;
+
+/// What a sweep should do. The default (zero direction, `s_max = 0`, no cylinder) asks
+/// whether the models touch where they are.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SweepRequest {
+    /// World translation of model 1 per unit of `s`: model 1 sits at its placement moved by
+    /// `s·direction`. Any finite vector, not necessarily unit (`s` is then in units of its
+    /// length); zero only with `s_max = 0`.
+    pub direction: Vec3,
+    /// The sweep covers `s` in `[0, s_max]`; finite, at least 0.
+    pub s_max: f64,
+    /// Cull model 2's nodes against the directional cylinder around model 1's sweep before the
+    /// box tests (the paper's broad phase; the answer is the same, the work differs).
+    pub cylinder_cull: bool,
+}
+
+/// Where a sweep first touches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepContact {
+    /// The time of contact: model 1 moved by `s·direction` touches model 2.
+    pub s: f64,
+    /// Leaf-order indices of the touching triangles (model 1, model 2).
+    pub pair: (u32, u32),
+    /// Their ids.
+    pub ids: (i32, i32),
+    /// The contact point in the world: a point of model 2's triangle within the tolerance of
+    /// model 1's moved triangle.
+    pub point: Vec3,
+    /// The touching point of model 1 in model 1's own frame (in the world at
+    /// `p1.apply(point1) + s·direction`).
+    pub point1: Vec3,
+    /// The contact point in model 2's own frame.
+    pub point2: Vec3,
+}
+
+/// Result of a sweep.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SweepResult {
+    /// The first contact, `None` when the models stay apart over `[0, s_max]`.
+    pub contact: Option<SweepContact>,
+    /// Bounding-volume tests (box pairs, and cylinder tests when culling).
+    pub bv_tests: u64,
+    /// Triangle-pair sweeps.
+    pub tri_tests: u64,
+}
+
+/// The first contact of model 1 (placed at `p1`) moving by `s·direction`, `s` in
+/// `[0, s_max]`, against model 2 (placed at `p2`). See the module documentation.
+///
+/// Refused (nothing computed): placements as for the other queries ([`Placement::check`],
+/// [`QueryError::NonFinite`] …), a direction that is not finite ([`QueryError::NonFinite`]),
+/// an `s_max` that is negative, NaN or infinite, or a zero direction with `s_max > 0`
+/// ([`QueryError::InvalidArgument`]), coordinates beyond the range, the sweep's included
+/// ([`QueryError::OutOfRange`]).
+pub fn sweep(
+    m1: &Model,
+    p1: &Placement,
+    m2: &Model,
+    p2: &Placement,
+    request: &SweepRequest,
+) -> Result<SweepResult, QueryError> {
+    check_placements(p1, p2)?;
+    check_request(request)?;
+    Ok(Search::new(m1, p1, m2, p2, request)?.run())
+}
+
+/// The largest `s` in `[0, s_max]` at which model 1 moved by `s·direction` still touches
+/// model 2, `None` when it touches for no `s` in it. It is the first contact of the sweep
+/// that starts at `s_max` and runs backwards (model 1 placed at `p1` moved by
+/// `s_max·direction`, moving along `−direction`): `s = s_max − s'` for that sweep's `s'`, with
+/// its contract mirrored (never earlier than the exact last contact, up to the rounding of
+/// the moved placement). Refused as [`sweep`]; `bv_tests` and `tri_tests` are the backward
+/// sweep's.
+pub fn sweep_last_contact(
+    m1: &Model,
+    p1: &Placement,
+    m2: &Model,
+    p2: &Placement,
+    request: &SweepRequest,
+) -> Result<SweepResult, QueryError> {
+    check_placements(p1, p2)?;
+    check_request(request)?;
+    let start = Placement { translation: p1.translation + request.direction * request.s_max, ..*p1 };
+    if !start.translation.iter().all(|x| x.is_finite()) {
+        return Err(QueryError::OutOfRange);
+    }
+    let back = SweepRequest { direction: -request.direction, ..*request };
+    let mut result = Search::new(m1, &start, m2, p2, &back)?.run();
+    if let Some(c) = &mut result.contact {
+        c.s = (request.s_max - c.s).max(0.0);
+    }
+    Ok(result)
+}
+
+fn check_request(r: &SweepRequest) -> Result<(), QueryError> {
+    if !r.direction.iter().all(|x| x.is_finite()) {
+        return Err(QueryError::NonFinite);
+    }
+    let zero = r.direction == Vec3::zeros();
+    if !(r.s_max >= 0.0 && r.s_max.is_finite()) || (zero && r.s_max > 0.0) {
+        return Err(QueryError::InvalidArgument);
+    }
+    Ok(())
+}
+
+/// The largest packed coordinate the box tests compute with: products of two stay finite.
+const FRAME_REACH: f64 = 8.452712498170644e270; // 2^900
+
+/// A node pair waiting in the queue, least entry time first.
+#[derive(Clone, Copy, PartialEq)]
+struct Pending {
+    entry: f64,
+    a: u32,
+    b: u32,
+}
+
+impl Eq for Pending {}
+
+impl Ord for Pending {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.entry.total_cmp(&self.entry).then((o.a, o.b).cmp(&(self.a, self.b)))
+    }
+}
+
+impl PartialOrd for Pending {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// The directional cylinder holding model 1's whole sweep, in model 2's packed frame.
+struct Cylinder {
+    origin: Vec3,
+    /// Unit axis (the direction of motion).
+    axis: Vec3,
+    /// The axial range `[t0, t1]` (motion included) and the radius.
+    t0: f64,
+    t1: f64,
+    radius: f64,
+}
+
+struct Search<'a> {
+    a: &'a Model,
+    b: &'a Model,
+    /// Model 1's model frame in model 2's.
+    rel: Relative,
+    /// Model 1's packed frame in model 2's, and model 2's own.
+    a_map: FrameMap,
+    b_map: FrameMap,
+    /// The direction in model 2's model frame, per unit of the internal `s` (see `s_factor`).
+    v_model: Vec3,
+    /// Unit direction and its length per unit of internal `s`, in model 2's packed units.
+    v_unit: Vec3,
+    v_len: f64,
+    /// Internal `s` times this is the caller's `s` (a power of two that makes the direction
+    /// of order 1).
+    s_factor: f64,
+    /// The sweep's end (internal `s`), cut to the times at which contact is possible.
+    s_end: f64,
+    /// Rounding allowance of packed coordinates (model 2's packed units).
+    margin: f64,
+    /// Whether the packed coordinates stay below `FRAME_REACH` (otherwise no box prunes).
+    fits: bool,
+    cylinder: Option<Cylinder>,
+    best: Option<(TriSweep, u32, u32)>,
+    bv_tests: u64,
+    tri_tests: u64,
+    p1: Placement,
+    p2: Placement,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        m1: &'a Model,
+        p1: &Placement,
+        m2: &'a Model,
+        p2: &Placement,
+        request: &SweepRequest,
+    ) -> Result<Search<'a>, QueryError> {
+        let rel = Relative::between(p2, p1);
+        rel.check_range(m2, m1)?;
+        let (fa, fb) = (m1.packed_frame(), m2.packed_frame());
+        let rows: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rel.rotation[(i, j)]));
+        let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let a_map = FrameMap::between(fa, fb, &rows, rel.scale, &rel.translation);
+        let b_map = FrameMap::between(fb, fb, &identity, 1.0, &Vec3::zeros());
+        // The direction scaled by a power of two to |v|∞ in [1, 2) (s scaled back at the end).
+        let vm = request.direction.amax();
+        let k = if vm > 0.0 { vm.log2().floor() as i32 } else { 0 };
+        let s_factor = 2f64.powi(-(k / 2)) * 2f64.powi(-(k - k / 2));
+        let v = request.direction * 2f64.powi(-(k / 2)) * 2f64.powi(-(k - k / 2));
+        let v_model = p2.rotation.transpose() * v / p2.scale;
+        // Every coordinate the query computes with (model 2's units), motion excluded.
+        let norm = (0..3).map(|k| rel.rotation.row(k).abs().sum()).fold(0.0, f64::max);
+        let placed_a = rel.scale * norm * m1.magnitude() + rel.translation.amax();
+        let coords = m2.magnitude() + placed_a;
+        // A contact needs |s·v|∞ ≤ the two models' reach.
+        let s_max = request.s_max / s_factor;
+        let s_end = if vm > 0.0 { s_max.min(coords * (1.0 + 1e-9) / v_model.amax()) } else { 0.0 };
+        if !(v_model.iter().all(|x| x.is_finite()) && (s_end * v_model.amax() + coords).is_finite()) {
+            return Err(QueryError::OutOfRange);
+        }
+        let v_packed = v_model / fb.unit;
+        let v_len = v_packed.norm();
+        let v_unit = if v_len > 0.0 { v_packed / v_len } else { Vec3::zeros() };
+        let reach = (coords + s_end * v_model.amax()) / fb.unit;
+        let fits = reach < FRAME_REACH && v_len.is_finite() && (v_len == 0.0 || v_len.is_normal());
+        let mut search = Search {
+            a: m1,
+            b: m2,
+            rel,
+            a_map,
+            b_map,
+            v_model,
+            v_unit,
+            v_len,
+            s_factor,
+            s_end,
+            margin: 16.0 * f64::EPSILON * reach + 1e-300,
+            fits,
+            cylinder: None,
+            best: None,
+            bv_tests: 0,
+            tri_tests: 0,
+            p1: *p1,
+            p2: *p2,
+        };
+        if request.cylinder_cull && fits && v_len > 0.0 {
+            search.cylinder = Some(search.cylinder());
+        }
+        Ok(search)
+    }
+
+    /// The paper's directional cylinder: axis through the centroid of model 1's vertices along
+    /// the motion, axial range from the least projection to the largest plus the motion, radius
+    /// the largest distance of a vertex from the axis (all widened by the rounding allowance).
+    fn cylinder(&self) -> Cylinder {
+        let fb = self.b.packed_frame();
+        let to_packed = |x: &Vec3| (self.rel.apply(x) - fb.origin) / fb.unit;
+        let n = (3 * self.a.num_triangles()) as f64;
+        let origin = self.a.triangles().iter().flatten().map(to_packed).sum::<Vec3>() / n;
+        let axis = self.v_unit;
+        let (mut t0, mut t1, mut r2) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+        for p in self.a.triangles().iter().flatten() {
+            let w = to_packed(p) - origin;
+            let t = w.dot(&axis);
+            t0 = t0.min(t);
+            t1 = t1.max(t);
+            r2 = r2.max((w - axis * t).norm_squared());
+        }
+        let pad = 4.0 * self.margin;
+        Cylinder {
+            origin,
+            axis,
+            t0: t0 - pad,
+            t1: (t1 + self.s_end * self.v_len) * (1.0 + 1e-12) + pad,
+            radius: r2.sqrt() * (1.0 + 1e-12) + pad,
+        }
+    }
+
+    /// Whether node `kb` of model 2 may meet the cylinder (its box's circumscribed ball does).
+    fn in_cylinder(&mut self, kb: &Kept) -> bool {
+        let Some(c) = &self.cylinder else { return true };
+        self.bv_tests += 1;
+        let h = kb.half;
+        let rad = (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt() * (1.0 + SLOP) + self.margin;
+        let w = Vec3::from(kb.center) - c.origin;
+        let t = w.dot(&c.axis);
+        if t < c.t0 - rad || t > c.t1 + rad {
+            return false;
+        }
+        (w - c.axis * t).norm() <= (c.radius + rad) * (1.0 + 1e-12)
+    }
+
+    fn place_a(&self, node: u32) -> Kept {
+        let (slot, lane) = slot_of(node as usize);
+        self.a_map.place(&self.a.collide_slots()[slot], lane)
+    }
+
+    fn place_b(&self, node: u32) -> Kept {
+        let (slot, lane) = slot_of(node as usize);
+        self.b_map.place(&self.b.collide_slots()[slot], lane)
+    }
+
+    /// The least internal `s` at which `ka` moving along the direction may overlap `kb`, if
+    /// any before `bound` (see [`entry_time`]).
+    fn entry(&mut self, ka: &Kept, kb: &Kept, bound: f64) -> Option<f64> {
+        self.bv_tests += 1;
+        if !self.fits {
+            return Some(0.0);
+        }
+        let t = entry_time(ka, kb, &self.v_unit, bound * self.v_len * (1.0 + 1e-12), self.margin)?;
+        if self.v_len == 0.0 {
+            return Some(0.0); // (a static test: the boxes overlap)
+        }
+        // Back to s, rounded down.
+        Some((t / self.v_len * (1.0 - 4.0 * f64::EPSILON)).min(bound))
+    }
+
+    /// The best contact so far bounds what is worth visiting.
+    fn bound(&self) -> f64 {
+        self.best.map_or(self.s_end, |(hit, _, _)| hit.s)
+    }
+
+    fn worth(&self, entry: f64) -> bool {
+        match self.best {
+            Some((hit, _, _)) => entry < hit.s,
+            None => entry <= self.s_end,
+        }
+    }
+
+    fn run(mut self) -> SweepResult {
+        let mut queue = BinaryHeap::new();
+        let (ra, rb) = (self.place_a(0), self.place_b(0));
+        if self.in_cylinder(&rb)
+            && let Some(entry) = self.entry(&ra, &rb, self.s_end)
+        {
+            queue.push(Pending { entry, a: 0, b: 0 });
+        }
+        while let Some(p) = queue.pop() {
+            if !self.worth(p.entry) {
+                break;
+            }
+            let (sa, la) = slot_of(p.a as usize);
+            let (sb, lb) = slot_of(p.b as usize);
+            let (na, nb) = (&self.a.collide_slots()[sa], &self.b.collide_slots()[sb]);
+            let (leaf_a, leaf_b) = (na.is_leaf(la), nb.is_leaf(lb));
+            if leaf_a && leaf_b {
+                self.leaves(na.triangle(la) as u32, nb.triangle(lb) as u32);
+                continue;
+            }
+            let (ka, kb) = (self.place_a(p.a), self.place_b(p.b));
+            let size = |k: &Kept| k.half[0].max(k.half[1]).max(k.half[2]);
+            let split_a = leaf_b || (!leaf_a && size(&ka) > size(&kb));
+            if split_a {
+                let c = na.first_child(la);
+                for child in [c, c + 1] {
+                    let kc = self.place_a(child);
+                    if let Some(entry) = self.entry(&kc, &kb, self.bound())
+                        && self.worth(entry)
+                    {
+                        queue.push(Pending { entry, a: child, b: p.b });
+                    }
+                }
+            } else {
+                let c = nb.first_child(lb);
+                for child in [c, c + 1] {
+                    let kc = self.place_b(child);
+                    if !self.in_cylinder(&kc) {
+                        continue;
+                    }
+                    if let Some(entry) = self.entry(&ka, &kc, self.bound())
+                        && self.worth(entry)
+                    {
+                        queue.push(Pending { entry, a: p.a, b: child });
+                    }
+                }
+            }
+        }
+        self.finish()
+    }
+
+    /// The exact sweep of triangle `ta` of model 1 against `tb` of model 2.
+    fn leaves(&mut self, ta: u32, tb: u32) {
+        self.tri_tests += 1;
+        let a = self.a.triangles()[ta as usize].map(|p| self.rel.apply(&p));
+        let b = &self.b.triangles()[tb as usize];
+        if let Some(hit) = triangle_sweep(&a, b, &self.v_model, self.bound())
+            && self.best.is_none_or(|(best, _, _)| hit.s < best.s)
+        {
+            self.best = Some((hit, ta, tb));
+        }
+    }
+
+    fn finish(self) -> SweepResult {
+        let contact = self.best.map(|(hit, ta, tb)| {
+            let point = self.p2.apply(&hit.q);
+            // Model 1's touching point, moved back to the start, in the world, then in its frame.
+            let start = self.p2.apply(&(hit.p - self.v_model * hit.s));
+            let p1 = &self.p1;
+            SweepContact {
+                s: hit.s * self.s_factor,
+                pair: (ta, tb),
+                ids: (self.a.ids()[ta as usize], self.b.ids()[tb as usize]),
+                point,
+                point1: p1.rotation.transpose() * (start - p1.translation) / p1.scale,
+                point2: hit.q,
+            }
+        });
+        SweepResult { contact, bv_tests: self.bv_tests, tri_tests: self.tri_tests }
+    }
+}
+
+/// The least `t ≥ 0` (length along the unit direction `u`, packed units) at which box `a`
+/// moved by `t·u` may overlap box `b`, `None` when not before `t_max`.
+///
+/// On any axis `L` the projections of the moved box and of `b` overlap for `t` in an interval
+/// (`|L·(c_b − c_a) − t·L·u| ≤ r_a + r_b`), and the boxes can overlap only when they overlap
+/// on every axis: the entry time is at least the latest of the intervals' starts. The axes:
+/// the boxes' 6 axes and the 6 directions `u × axis` across the motion (on which the
+/// projections do not move: the box test of the swept box). Radii grow by `SLOP` (the stored
+/// axes are orthonormal only to about 1e-7) and `margin` (the rounding of the coordinates), and
+/// each interval by the rounding of `L·u` over `t_max`.
+fn entry_time(a: &Kept, b: &Kept, u: &Vec3, t_max: f64, margin: f64) -> Option<f64> {
+    let axes = |k: &Kept| k.axes.map(Vec3::from);
+    let (xa, xb) = (axes(a), axes(b));
+    let d = Vec3::from(b.center) - Vec3::from(a.center);
+    let slop = SLOP * (a.half_sum + b.half_sum) + 2.0 * margin;
+    let (mut lo, mut hi) = (0.0f64, t_max);
+    let mut axis = |l: &Vec3| {
+        let r = |x: &[Vec3; 3], h: &[f64; 3]| {
+            h[0] * x[0].dot(l).abs() + h[1] * x[1].dot(l).abs() + h[2] * x[2].dot(l).abs()
+        };
+        let len = l.norm();
+        let w = l.dot(u);
+        let reach = (r(&xa, &a.half) + r(&xb, &b.half) + slop * len) * (1.0 + 1e-12) + 4.0 * f64::EPSILON * len * t_max;
+        let c = l.dot(&d);
+        let (g0, g1) = (c - reach, c + reach);
+        let (t0, t1) = if w > 0.0 {
+            (g0 / w, g1 / w)
+        } else if w < 0.0 {
+            (g1 / w, g0 / w)
+        } else {
+            // Not moving along l: overlapping for all times or none.
+            return g0 <= 0.0 && g1 >= 0.0;
+        };
+        lo = lo.max(t0 - t0.abs() * 4.0 * f64::EPSILON);
+        hi = hi.min(t1 + t1.abs() * 4.0 * f64::EPSILON);
+        lo <= hi
+    };
+    for x in xa.iter().chain(&xb) {
+        if !axis(x) || !axis(&u.cross(x)) {
+            return None;
+        }
+    }
+    Some(lo)
+}
+
+#[cfg(test)]
+mod tests;
