@@ -6,6 +6,7 @@ pub mod collide;
 pub mod distance;
 pub mod point;
 pub mod ray;
+pub mod solid;
 pub mod sweep;
 pub mod winding;
 
@@ -13,6 +14,9 @@ pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, col
 pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tolerance};
 pub use point::{ClosestPoint, PointError, PointStats, closest_point, closest_point_within, closest_points};
 pub use ray::{Ray, RayHit, RayWork, ray_any_hit, ray_any_hits, ray_first_hit, ray_first_hits, segment_hits};
+pub use solid::{
+    Separation, SeparationBound, SolidCollideResult, SolidQueryError, SolidRelation, separation, solid_collide,
+};
 pub use sweep::{SweepContact, SweepRequest, SweepResult, sweep, sweep_last_contact};
 pub use winding::{Winding, WindingWork, winding, windings};
 
