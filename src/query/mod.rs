@@ -15,7 +15,8 @@ pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tol
 pub use point::{ClosestPoint, PointError, PointStats, closest_point, closest_point_within, closest_points};
 pub use ray::{Ray, RayHit, RayWork, ray_any_hit, ray_any_hits, ray_first_hit, ray_first_hits, segment_hits};
 pub use solid::{
-    Separation, SeparationBound, SolidCollideResult, SolidQueryError, SolidRelation, separation, solid_collide,
+    Separation, SeparationBound, SolidCollideResult, SolidQueryError, SolidRelation, contains, separation,
+    signed_distances, solid_collide,
 };
 pub use sweep::{SweepContact, SweepRequest, SweepResult, sweep, sweep_last_contact};
 pub use winding::{Winding, WindingWork, winding, windings};

@@ -16,8 +16,9 @@
 
 use super::collide::{CollideRequest, CollideResult, collide_placed};
 use super::distance::{DistanceRequest, distance};
+use super::point::{ClosestPoint, PointError, closest_points};
 use super::sweep::{SweepRequest, sweep_last_contact};
-use super::winding::{Winding, winding};
+use super::winding::{Winding, WindingWork, winding, windings};
 use super::{QueryError, Relative, check_placements};
 use crate::math::{Placement, Vec3};
 use crate::model::{Model, SolidError};
@@ -149,6 +150,58 @@ fn inside(outer: &Model, placed: &Relative, inner: &Model) -> Result<bool, Query
     }
     // Every vertex within rounding of the other surface: the surfaces touch.
     Ok(true)
+}
+
+impl From<PointError> for SolidQueryError {
+    fn from(e: PointError) -> SolidQueryError {
+        SolidQueryError::Query(match e {
+            PointError::NonFinite { .. } => QueryError::NonFinite,
+            PointError::OutOfRange { .. } => QueryError::OutOfRange,
+            PointError::InvalidMaxDistance | PointError::LengthMismatch => QueryError::InvalidArgument,
+        })
+    }
+}
+
+/// Where each of `points` (in the model's frame) is with respect to the closed `model`'s
+/// solid, written to `out` (as long as `points`): [`Winding::OnSurface`] exactly on the
+/// surface, otherwise the winding number (inside iff nonzero). Refused: an open model
+/// ([`SolidQueryError::NotClosed`]), and what [`windings`] refuses.
+pub fn contains(model: &Model, points: &[Vec3], out: &mut [Winding]) -> Result<WindingWork, SolidQueryError> {
+    model.solid_facts().require_closed().map_err(|error| SolidQueryError::NotClosed { model: 1, error })?;
+    Ok(windings(model, points, out)?)
+}
+
+/// The signed distance of each of `points` (in the model's frame) to the closed `model`'s
+/// surface, written to `out_distance`: the distance to the closest point, negative inside the
+/// solid (nonzero winding number), exactly 0 on the surface. When `out_closest` is given, the
+/// closest points go there ([`closest_points`]). Refused as [`contains`], and for output
+/// slices of another length than `points`.
+pub fn signed_distances(
+    model: &Model,
+    points: &[Vec3],
+    out_distance: &mut [f64],
+    out_closest: Option<&mut [Option<ClosestPoint>]>,
+) -> Result<(u64, u64), SolidQueryError> {
+    model.solid_facts().require_closed().map_err(|error| SolidQueryError::NotClosed { model: 1, error })?;
+    if out_distance.len() != points.len() || out_closest.as_ref().is_some_and(|c| c.len() != points.len()) {
+        return Err(QueryError::InvalidArgument.into());
+    }
+    let mut own = Vec::new();
+    let closest = match out_closest {
+        Some(c) => c,
+        None => {
+            own.resize(points.len(), None);
+            &mut own[..]
+        }
+    };
+    let mut sides = vec![Winding::OnSurface; points.len()];
+    let found = closest_points(model, points, f64::INFINITY, closest)?;
+    let side = windings(model, points, &mut sides)?;
+    for ((d, c), w) in out_distance.iter_mut().zip(closest.iter()).zip(&sides) {
+        let c = c.expect("no distance bound: every point has a closest point");
+        *d = if w.is_inside() { -c.distance } else { c.distance };
+    }
+    Ok((found.bv_tests + side.box_tests, found.tri_tests + side.triangle_tests))
 }
 
 /// What [`Separation::signed_distance`] guarantees.

@@ -294,3 +294,42 @@ fn far_from_the_origin_and_at_huge_and_tiny_scales() {
         }
     }
 }
+
+#[test]
+fn signed_distances_and_containment_of_points() {
+    let m = model(cube(Vec3::zeros(), 1.0));
+    let points = [
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(0.5, -0.25, 0.75),
+        Vec3::new(1.0, 0.3, 0.2),
+        Vec3::new(1.0, 1.0, 1.0),
+        Vec3::new(2.0, 0.0, 0.0),
+        Vec3::new(1.0 + f64::EPSILON, 0.0, 0.0),
+        Vec3::new(1.0 - f64::EPSILON / 2.0, 0.0, 0.0),
+    ];
+    let want = [-1.0, -0.25, 0.0, 0.0, 1.0, f64::EPSILON, -f64::EPSILON / 2.0];
+    let mut got = [f64::NAN; 7];
+    let mut closest = [None; 7];
+    signed_distances(&m, &points, &mut got, Some(&mut closest)).unwrap();
+    assert_eq!(got, want);
+    assert!(closest.iter().all(|c| c.is_some()));
+    let mut sides = [Winding::OnSurface; 7];
+    contains(&m, &points, &mut sides).unwrap();
+    let inside: Vec<bool> = sides.iter().map(|w| w.is_inside()).collect();
+    assert_eq!(inside, [true, true, false, false, false, false, true]);
+    assert_eq!((sides[2], sides[3]), (Winding::OnSurface, Winding::OnSurface));
+    // An open model is refused, naming its open edges.
+    let mut open = cube(Vec3::zeros(), 1.0);
+    open.truncate(10);
+    let open = model(open);
+    assert!(matches!(
+        signed_distances(&open, &points, &mut got, None),
+        Err(SolidQueryError::NotClosed { model: 1, error }) if error.boundary_edges == 4
+    ));
+    assert!(matches!(contains(&open, &points, &mut sides), Err(SolidQueryError::NotClosed { .. })));
+    let bad = [Vec3::new(f64::NAN, 0.0, 0.0)];
+    assert!(matches!(
+        signed_distances(&m, &bad, &mut got[..1], None),
+        Err(SolidQueryError::Query(QueryError::NonFinite))
+    ));
+}
