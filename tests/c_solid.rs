@@ -116,3 +116,25 @@ fn solid_c_api_matches_the_rust_core() {
         run_solid(command, &scratch_dir("c_tests").join("solid_answers_asan.txt"), "solid (AddressSanitizer)");
     }
 }
+
+/// The README's "Solid models from C" program compiles as C99 with the warnings as errors, runs,
+/// and prints what its comment says.
+#[test]
+fn readme_solid_snippet_runs() {
+    let readme = std::fs::read_to_string(manifest_dir().join("README.md")).expect("README.md");
+    let section = &readme[readme.find("### Solid models from C").expect("the section")..];
+    let start = section.find("```c\n").expect("a C block") + 5;
+    let code = &section[start..start + section[start..].find("```").expect("the block's end")];
+    let dir = scratch_dir("c_tests");
+    let source = dir.join("readme_solid.c");
+    std::fs::write(&source, code).expect("write the snippet");
+    let static_lib = built_library("librapidpqp.a");
+    let exe = dir.join("readme_solid");
+    let mut compiler = c_compiler();
+    compiler.arg(&source).args(static_link(&static_lib)).arg("-o").arg(&exe);
+    let output = run(compiler, "the C compiler");
+    assert!(output.status.success(), "the README snippet does not compile:\n{}", report(&output));
+    let output = run(Command::new(&exe), "the README snippet");
+    assert!(output.status.success(), "the README snippet failed:\n{}", report(&output));
+    assert_eq!(text(&output.stdout).trim(), "-1 1 1 2 -0.5");
+}
