@@ -469,8 +469,8 @@ fn entry_time(a: &Kept, b: &Kept, u: &Vec3, t_max: f64, margin: f64) -> Option<f
     // box axes. For l = u × a_i, |l · a_j| = |u · (a_i × a_j)| = |u · a_k| for orthonormal
     // axes; the stored ones are orthonormal to about 1e-7, which `SLOP` covers.
     for (x, h, uu, other, oh) in [(&xa, ha, &ua, &xb, hb), (&xb, hb, &ub, &xa, ha)] {
-        for i in 0..3 {
-            let l = u.cross(&x[i]);
+        for (i, xi) in x.iter().enumerate() {
+            let l = u.cross(xi);
             let (j, k) = ((i + 1) % 3, (i + 2) % 3);
             let own = h[j] * uu[k].abs() + h[k] * uu[j].abs();
             let across =
