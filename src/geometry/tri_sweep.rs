@@ -20,7 +20,8 @@
 //!    rounded axes left (grazing approaches, where a small error in an axis moves its time).
 //!
 //! Contract, for finite input (`A`, `B`, `v` as given, exact real numbers):
-//! * never late: the returned `s` is at most the exact first contact `s0`;
+//! * never late: the returned `s` is at most the exact first contact `s0` (plus one ulp of `s`
+//!   when the end-game's bisection decides it);
 //! * contact up to the tolerance: at the returned `s`, the distance between `A + s·v` and `B`
 //!   is at most [`contact_tolerance`] — a few hundred rounding units of the coordinates'
 //!   magnitude (so pairs that stay that close without touching count as touching);
