@@ -443,30 +443,50 @@ fn entry_time(a: &Kept, b: &Kept, u: &Vec3, t_max: f64, margin: f64) -> Option<f
     let (xa, xb) = (axes(a), axes(b));
     let d = Vec3::from(b.center) - Vec3::from(a.center);
     let slop = SLOP * (a.half_sum + b.half_sum) + 2.0 * margin;
+    // The projections shared by the axes: r[i][j] = |a_i · b_j|, and u on each axis.
+    let r: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| xa[i].dot(&xb[j]).abs()));
+    let (ua, ub) = (xa.map(|x| x.dot(u)), xb.map(|x| x.dot(u)));
+    let (ha, hb) = (&a.half, &b.half);
     let (mut lo, mut hi) = (0.0f64, t_max);
-    let mut axis = |l: &Vec3| {
-        let r = |x: &[Vec3; 3], h: &[f64; 3]| {
-            h[0] * x[0].dot(l).abs() + h[1] * x[1].dot(l).abs() + h[2] * x[2].dot(l).abs()
-        };
-        let len = l.norm();
-        let w = l.dot(u);
-        let reach = (r(&xa, &a.half) + r(&xb, &b.half) + slop * len) * (1.0 + 1e-12) + 4.0 * f64::EPSILON * len * t_max;
-        let c = l.dot(&d);
+    // One axis of length at most `len` along which the gap is `c`, the reach `reach` and the
+    // rate `w`: false when the boxes cannot overlap.
+    let mut axis = |c: f64, reach: f64, w: f64, len: f64| {
+        let reach = (reach + slop * len) * (1.0 + 1e-12) + 4.0 * f64::EPSILON * len * t_max;
         let (g0, g1) = (c - reach, c + reach);
         let (t0, t1) = if w > 0.0 {
             (g0 / w, g1 / w)
         } else if w < 0.0 {
             (g1 / w, g0 / w)
         } else {
-            // Not moving along l: overlapping for all times or none.
+            // Not moving along this axis: overlapping for all times or none.
             return g0 <= 0.0 && g1 >= 0.0;
         };
         lo = lo.max(t0 - t0.abs() * 4.0 * f64::EPSILON);
         hi = hi.min(t1 + t1.abs() * 4.0 * f64::EPSILON);
         lo <= hi
     };
-    for x in xa.iter().chain(&xb) {
-        if !axis(x) || !axis(&u.cross(x)) {
+    // Across the motion first (static: they cull the pairs off the path for good), then the
+    // box axes. For l = u × a_i, |l · a_j| = |u · (a_i × a_j)| = |u · a_k| for orthonormal
+    // axes; the stored ones are orthonormal to about 1e-7, which `SLOP` covers.
+    for (x, h, uu, other, oh) in [(&xa, ha, &ua, &xb, hb), (&xb, hb, &ub, &xa, ha)] {
+        for (i, xi) in x.iter().enumerate() {
+            let l = u.cross(xi);
+            let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+            let own = h[j] * uu[k].abs() + h[k] * uu[j].abs();
+            let across =
+                oh[0] * l.dot(&other[0]).abs() + oh[1] * l.dot(&other[1]).abs() + oh[2] * l.dot(&other[2]).abs();
+            if !axis(l.dot(&d), own + across, l.dot(u), 1.0) {
+                return None;
+            }
+        }
+    }
+    for i in 0..3 {
+        let across = hb[0] * r[i][0] + hb[1] * r[i][1] + hb[2] * r[i][2];
+        if !axis(xa[i].dot(&d), ha[i] + across, ua[i], 1.0) {
+            return None;
+        }
+        let across = ha[0] * r[0][i] + ha[1] * r[1][i] + ha[2] * r[2][i];
+        if !axis(xb[i].dot(&d), hb[i] + across, ub[i], 1.0) {
             return None;
         }
     }
