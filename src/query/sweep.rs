@@ -165,15 +165,58 @@ impl PartialOrd for Pending {
     }
 }
 
-/// The directional cylinder holding model 1's whole sweep, in model 2's packed frame.
-struct Cylinder {
-    origin: Vec3,
+/// Geng and Gao's directional cylinder: the part's points projected on the axis through their
+/// centroid along the (unit) direction of motion give `[t0, t1]`, the motion extends it to
+/// `t1 + travel`, and the radius is the largest distance of a point from the axis. Everything
+/// the part sweeps lies inside it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DirectionalCylinder {
+    pub origin: Vec3,
     /// Unit axis (the direction of motion).
-    axis: Vec3,
-    /// The axial range `[t0, t1]` (motion included) and the radius.
-    t0: f64,
-    t1: f64,
-    radius: f64,
+    pub axis: Vec3,
+    /// The axial range `[t0, t1]`, motion included.
+    pub t0: f64,
+    pub t1: f64,
+    pub radius: f64,
+}
+
+impl DirectionalCylinder {
+    /// The cylinder around `points` moving by up to `travel` along the unit `axis`, widened by
+    /// `pad` on every side and by a relative `1e-12` for the rounding of its own sums.
+    pub fn around(
+        points: impl Iterator<Item = Vec3> + Clone,
+        axis: Vec3,
+        travel: f64,
+        pad: f64,
+    ) -> DirectionalCylinder {
+        let (sum, n) = points.clone().fold((Vec3::zeros(), 0usize), |(s, n), p| (s + p, n + 1));
+        let origin = sum / n.max(1) as f64;
+        let (mut t0, mut t1, mut r2) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+        for p in points {
+            let w = p - origin;
+            let t = w.dot(&axis);
+            t0 = t0.min(t);
+            t1 = t1.max(t);
+            r2 = r2.max((w - axis * t).norm_squared());
+        }
+        DirectionalCylinder {
+            origin,
+            axis,
+            t0: t0 - pad - 1e-12 * t0.abs(),
+            t1: (t1 + travel) * (1.0 + 1e-12) + pad,
+            radius: r2.sqrt() * (1.0 + 1e-12) + pad,
+        }
+    }
+
+    /// Whether the ball of `radius` about `centre` may meet the cylinder (conservative).
+    pub fn meets_ball(&self, centre: &Vec3, radius: f64) -> bool {
+        let w = centre - self.origin;
+        let t = w.dot(&self.axis);
+        if t < self.t0 - radius || t > self.t1 + radius {
+            return false;
+        }
+        (w - self.axis * t).norm() <= (self.radius + radius) * (1.0 + 1e-12)
+    }
 }
 
 struct Search<'a> {
@@ -198,7 +241,7 @@ struct Search<'a> {
     margin: f64,
     /// Whether the packed coordinates stay below `FRAME_REACH` (otherwise no box prunes).
     fits: bool,
-    cylinder: Option<Cylinder>,
+    cylinder: Option<DirectionalCylinder>,
     best: Option<(TriSweep, u32, u32)>,
     bv_tests: u64,
     tri_tests: u64,
@@ -268,31 +311,13 @@ impl<'a> Search<'a> {
         Ok(search)
     }
 
-    /// The paper's directional cylinder: axis through the centroid of model 1's vertices along
-    /// the motion, axial range from the least projection to the largest plus the motion, radius
-    /// the largest distance of a vertex from the axis (all widened by the rounding allowance).
-    fn cylinder(&self) -> Cylinder {
+    /// The paper's directional cylinder around model 1's vertices and its motion, in model 2's
+    /// packed frame (widened by the rounding allowance).
+    fn cylinder(&self) -> DirectionalCylinder {
         let fb = self.b.packed_frame();
         let to_packed = |x: &Vec3| (self.rel.apply(x) - fb.origin) / fb.unit;
-        let n = (3 * self.a.num_triangles()) as f64;
-        let origin = self.a.triangles().iter().flatten().map(to_packed).sum::<Vec3>() / n;
-        let axis = self.v_unit;
-        let (mut t0, mut t1, mut r2) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
-        for p in self.a.triangles().iter().flatten() {
-            let w = to_packed(p) - origin;
-            let t = w.dot(&axis);
-            t0 = t0.min(t);
-            t1 = t1.max(t);
-            r2 = r2.max((w - axis * t).norm_squared());
-        }
-        let pad = 4.0 * self.margin;
-        Cylinder {
-            origin,
-            axis,
-            t0: t0 - pad,
-            t1: (t1 + self.s_end * self.v_len) * (1.0 + 1e-12) + pad,
-            radius: r2.sqrt() * (1.0 + 1e-12) + pad,
-        }
+        let points = self.a.triangles().iter().flatten().map(to_packed);
+        DirectionalCylinder::around(points, self.v_unit, self.s_end * self.v_len, 4.0 * self.margin)
     }
 
     /// Whether node `kb` of model 2 may meet the cylinder (its box's circumscribed ball does).
@@ -301,12 +326,7 @@ impl<'a> Search<'a> {
         self.bv_tests += 1;
         let h = kb.half;
         let rad = (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt() * (1.0 + SLOP) + self.margin;
-        let w = Vec3::from(kb.center) - c.origin;
-        let t = w.dot(&c.axis);
-        if t < c.t0 - rad || t > c.t1 + rad {
-            return false;
-        }
-        (w - c.axis * t).norm() <= (c.radius + rad) * (1.0 + 1e-12)
+        c.meets_ball(&Vec3::from(kb.center), rad)
     }
 
     fn place_a(&self, node: u32) -> Kept {
