@@ -3,6 +3,7 @@
 #[cfg(test)]
 mod closed_meshes;
 pub mod collide;
+pub mod disassembly;
 pub mod distance;
 pub mod point;
 pub mod ray;
@@ -11,6 +12,7 @@ pub mod sweep;
 pub mod winding;
 
 pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
+pub use disassembly::{Part, RemovalResult, removal_directions};
 pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tolerance};
 pub use point::{ClosestPoint, PointError, PointStats, closest_point, closest_point_within, closest_points};
 pub use ray::{Ray, RayHit, RayWork, ray_any_hit, ray_any_hits, ray_first_hit, ray_first_hits, segment_hits};
