@@ -9,6 +9,7 @@ pub mod point;
 pub mod ray;
 pub mod solid;
 pub mod sweep;
+pub mod toi;
 pub mod winding;
 
 pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
@@ -21,6 +22,7 @@ pub use solid::{
     signed_distances, solid_collide,
 };
 pub use sweep::{SweepContact, SweepRequest, SweepResult, sweep, sweep_last_contact};
+pub use toi::{Toi, ToiOutcome, ToiRequest, time_of_impact};
 pub use winding::{Winding, WindingWork, winding, windings};
 
 use crate::math::{Mat3, Placement, Vec3};
