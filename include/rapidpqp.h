@@ -939,8 +939,8 @@ extern struct collision_pair *RAPID_contact;
  *
  * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_NON_FINITE` and
  * `RPQ_ERR_INVALID_SCALE` (a bad pose), `RPQ_ERR_INVALID_ARGUMENT` (pose counts that do not
- * broadcast, a bad request field; for collide, a query beyond the supported range of
- * coordinates, see the README).
+ * broadcast, a bad request field), `RPQ_ERR_OUT_OF_RANGE` (a query beyond the supported range
+ * of coordinates, see the README).
  *
  * # Safety
  * Models live; `poses1`, `poses2` point to `num_poses1`, `num_poses2` readable poses;
@@ -1121,7 +1121,7 @@ void rpq_collide_result_free(struct RpqCollideResult *result);
  * Finds the intersecting triangle pairs of `model1` at `pose1` and `model2` at `pose2`
  * (touching counts) and stores them in `result`, replacing what it held. `request` may be
  * NULL (all contacts, defaults). On error `result` is left unchanged; coordinates beyond the
- * supported range (README) give `RPQ_ERR_INVALID_ARGUMENT`.
+ * supported range (README) give `RPQ_ERR_OUT_OF_RANGE`.
  *
  * # Safety
  * `model1`, `model2` are live models; `pose1`, `pose2` readable poses; `request` NULL or

@@ -41,8 +41,8 @@ pub const RPQ_MAX_BATCH_THREADS: c_int = 256;
 ///
 /// Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_NON_FINITE` and
 /// `RPQ_ERR_INVALID_SCALE` (a bad pose), `RPQ_ERR_INVALID_ARGUMENT` (pose counts that do not
-/// broadcast, a bad request field; for collide, a query beyond the supported range of
-/// coordinates, see the README).
+/// broadcast, a bad request field), `RPQ_ERR_OUT_OF_RANGE` (a query beyond the supported range
+/// of coordinates, see the README).
 ///
 /// # Safety
 /// Models live; `poses1`, `poses2` point to `num_poses1`, `num_poses2` readable poses;

@@ -389,7 +389,7 @@ pub unsafe extern "C" fn rpq_collide_result_free(result: *mut RpqCollideResult) 
 /// Finds the intersecting triangle pairs of `model1` at `pose1` and `model2` at `pose2`
 /// (touching counts) and stores them in `result`, replacing what it held. `request` may be
 /// NULL (all contacts, defaults). On error `result` is left unchanged; coordinates beyond the
-/// supported range (README) give `RPQ_ERR_INVALID_ARGUMENT`.
+/// supported range (README) give `RPQ_ERR_OUT_OF_RANGE`.
 ///
 /// # Safety
 /// `model1`, `model2` are live models; `pose1`, `pose2` readable poses; `request` NULL or
