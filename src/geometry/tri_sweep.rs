@@ -30,8 +30,7 @@
 //! Grazing contacts (a vertex sliding on a face, parallel edges, coplanar faces) and zero-area
 //! triangles need no special case beyond the axes of flat and thin differences.
 
-use crate::geometry::tri_distance::{segment_closest_points, triangle_distance};
-use crate::geometry::tri_intersect::triangles_intersect;
+use crate::geometry::tri_distance::triangle_distance;
 use crate::math::{Triangle, Vec3};
 
 /// A contact found by [`triangle_sweep`].
@@ -83,32 +82,6 @@ fn translated(a: &Triangle, t: &Vec3) -> Triangle {
     let q = 2f64.powi((e - 52).max(-1022));
     let t = t.map(|x| (x / q).round() * q);
     a.map(|p| p + t)
-}
-
-/// The distance between two triangles with a closest pair `(p, q)`: [`triangle_distance`],
-/// checked against the nine edge pairs and the exact intersection test (0 when they meet).
-///
-/// The check is there because `triangle_distance` overestimates some pairs involving a
-/// sliver (aspect ratio ~1e5, see the test `sliver_distance_is_checked`: 4.7e-6 for
-/// intersecting triangles with coordinates of 1e6): the sweep's end-game needs a distance it
-/// can trust to be convex in `s`.
-pub(crate) fn distance_checked(a: &Triangle, b: &Triangle) -> (Vec3, Vec3, f64) {
-    let d = triangle_distance(a, b);
-    let mut best = (d.p, d.q, (d.p - d.q).norm());
-    for k in 0..3 {
-        for l in 0..3 {
-            let (p, q) = segment_closest_points(&a[k], &a[(k + 1) % 3], &b[l], &b[(l + 1) % 3]);
-            let len = (p - q).norm();
-            if len < best.2 {
-                best = (p, q, len);
-            }
-        }
-    }
-    if best.2 > 0.0 && triangles_intersect(a, b) {
-        let mid = best.0 * 0.5 + best.1 * 0.5;
-        best = (mid, mid, 0.0);
-    }
-    best
 }
 
 /// The largest `f64` below `x` (finite, positive), `x` otherwise.
@@ -234,9 +207,10 @@ fn sweep_unit(a: &Triangle, b: &Triangle, v: &Vec3, s_max: f64, use_axes: bool) 
         }
     }
     let mut s = lo;
+    // (Exact about touching: 0, with p = q, exactly when the moved triangles meet.)
     let distance = |s: f64| {
-        let (p, q, len) = distance_checked(&translated(a, &(v * s)), b);
-        (p, q, len, contact_tolerance(ma + s * vm + mb))
+        let d = triangle_distance(&translated(a, &(v * s)), b);
+        (d.p, d.q, (d.p - d.q).norm(), contact_tolerance(ma + s * vm + mb))
     };
     for step in 1..=MAX_STEPS {
         let (p, q, len, tolerance) = distance(s);

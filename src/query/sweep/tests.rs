@@ -3,8 +3,9 @@
 //! placements.
 
 use super::*;
+use crate::geometry::tri_distance::triangle_distance;
+use crate::geometry::tri_sweep::contact_tolerance;
 use crate::geometry::tri_sweep::tests::{Rat, exact_interval, int_tri};
-use crate::geometry::tri_sweep::{contact_tolerance, distance_checked};
 use crate::math::Triangle;
 use crate::test_rng::{Rng, budget};
 
@@ -28,7 +29,7 @@ fn check_touching(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, v: &Ve
     let a = a0.map(|x| x + v * c.s);
     let b = world(m2, p2, c.pair.1);
     let mag = |t: &Triangle| t.iter().map(|p| p.amax()).fold(0.0, f64::max);
-    let d = distance_checked(&a, &b).2;
+    let d = triangle_distance(&a, &b).distance;
     // The contract's magnitude (start, motion, model 2), here in the world: with model 2's
     // translation, and a factor for the rotations' norms.
     let m = mag(&a0) + c.s * v.amax() + mag(&b) + p2.translation.amax();
