@@ -184,6 +184,8 @@ def test_closest_points_on_surface_single_point_and_bound(cube):
     # Empty input.
     empty = cube.closest_points(np.zeros((0, 3)))
     assert empty.distance.shape == (0,) and empty.points.shape == (0, 3)
+    assert cube.signed_distance(np.zeros((0, 3))).shape == (0,)
+    assert cube.contains(np.zeros((0, 3))).shape == (0,)
 
 
 def test_closest_points_report_ids(cube):
@@ -280,7 +282,9 @@ def test_ray_cast_matches_moller_trumbore(which, sphere, fandisk):
     np.testing.assert_allclose(np.einsum("ij,ijk->ik", got.barycentric[hit], corners), got.points[hit], atol=1e-9 * scale)
     np.testing.assert_allclose(got.barycentric[hit].sum(axis=1), 1.0, rtol=1e-12)
     # any_hit agrees on hit or miss; max_t cuts hits beyond it.
-    np.testing.assert_array_equal(model.ray_cast(origins, directions, any_hit=True).hit, hit)
+    blocked = model.ray_cast(origins, directions, any_hit=True)
+    np.testing.assert_array_equal(blocked.hit, hit)
+    assert np.isnan(blocked.t[hit]).all() and np.all(blocked.t[~hit] == np.inf)
     max_t = float(np.median(first[hit]))
     short = model.ray_cast(origins, directions, max_t=max_t)
     np.testing.assert_array_equal(short.hit, first <= max_t)
@@ -303,6 +307,8 @@ def test_ray_cast_broadcasts_one_origin_or_direction(sphere):
     np.testing.assert_allclose(down.t, want, rtol=1e-9)
     one = model.ray_cast([0.0, 0.0, 5.0], [0.0, 0.0, -1.0])
     assert one.hit.shape == (1,) and one.hit[0]
+    none = model.ray_cast(np.zeros((0, 3)), [0.0, 0.0, -1.0])
+    assert none.hit.shape == (0,) and none.points.shape == (0, 3)
 
 
 def test_rays_through_edges_and_vertices_hit(cube):

@@ -929,8 +929,8 @@ class Model:
             The largest ``t`` searched, ≥ 0; ``inf`` (the default) for no bound.
         any_hit : bool
             Only ask whether each ray hits something (stops at the first hit found, faster):
-            ``hit`` is filled and the other fields hold a hit's values where the library gives
-            them, NaN otherwise.
+            only ``hit`` is answered; for a hit, ``t``, ``points`` and ``barycentric`` are NaN
+            and ``ids`` -1.
         threads : int
             Threads sharing the rays (0: one per core); the GIL is released.
 
@@ -1274,7 +1274,8 @@ assert _RAY_HIT.itemsize == ctypes.sizeof(N.RpqRayHit)
 
 
 def _ray_hits(out: np.ndarray) -> RayHits:
-    """The RpqRayHit array as a :class:`RayHits`, misses normalized (t inf, NaN, id -1)."""
+    """The RpqRayHit array as a :class:`RayHits`, misses normalized (t inf, NaN, id -1); a
+    hit with no place (``any_hit``) keeps the library's NaN and -1."""
     hit = out["hit"] != 0
     t = np.where(hit, out["t"], np.inf)
     points = np.where(hit[:, None], out["point"], np.nan)
