@@ -482,6 +482,8 @@ def test_bad_input_raises_clear_errors(cube):
         cube.ray_cast(np.zeros(3), [[1.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
     with pytest.raises(ValueError, match="origins has 2 rows and directions has 3"):
         cube.ray_cast(np.zeros((2, 3)), np.ones((3, 3)))
+    with pytest.raises(ValueError, match="ray_cast: .*direction is so small"):
+        cube.ray_cast([1e200, 0.0, 0.0], [1e-300, 0.0, 0.0])
     with pytest.raises(ValueError, match=r"origins: entry \[0, 2\] is inf"):
         cube.ray_cast([0.0, 0.0, np.inf], [1.0, 0.0, 0.0])
     with pytest.raises(ValueError, match=r"b: expected a point of shape \(3,\)"):

@@ -961,6 +961,11 @@ class Model:
         status = LIB.rpq_ray_cast(
             h, o.ctypes.data, no, d.ctypes.data, nd, limit, 1 if any_hit else 0, t, out.ctypes.data
         )
+        if status == N.RPQ_ERR_OUT_OF_RANGE:
+            raise ValueError(
+                "ray_cast: a coordinate exceeds 2^1000, or a direction is so small against the "
+                "distance to the model that the ray parameter there would overflow"
+            )
         if status:
             _fail(status, "ray_cast")
         return _ray_hits(out)
