@@ -157,7 +157,8 @@ def test_closest_points_match_brute_force(which, cube, sphere, fandisk):
     scale = np.abs(tris).max()
     np.testing.assert_allclose(got.distance, want, rtol=1e-12, atol=1e-13 * scale)
     # The point reported is that far away and lies on the triangle reported (ids are faces).
-    np.testing.assert_allclose(np.linalg.norm(got.points - points, axis=1), got.distance, rtol=1e-9, atol=1e-12 * scale)
+    apart = np.linalg.norm(got.points - points, axis=1)
+    np.testing.assert_allclose(apart, got.distance, rtol=1e-9, atol=1e-12 * scale)
     on_own = point_triangle(got.points, tris[got.ids])
     assert on_own.max() <= 1e-12 * scale
     assert not got.on_surface.any()
@@ -279,7 +280,8 @@ def test_ray_cast_matches_moller_trumbore(which, sphere, fandisk):
     scale = np.abs(tris).max()
     np.testing.assert_allclose(got.points[hit], origins[hit] + got.t[hit, None] * directions[hit], atol=1e-9 * scale)
     corners = tris[got.ids[hit]]
-    np.testing.assert_allclose(np.einsum("ij,ijk->ik", got.barycentric[hit], corners), got.points[hit], atol=1e-9 * scale)
+    weighted = np.einsum("ij,ijk->ik", got.barycentric[hit], corners)
+    np.testing.assert_allclose(weighted, got.points[hit], atol=1e-9 * scale)
     np.testing.assert_allclose(got.barycentric[hit].sum(axis=1), 1.0, rtol=1e-12)
     # any_hit agrees on hit or miss; max_t cuts hits beyond it.
     blocked = model.ray_cast(origins, directions, any_hit=True)

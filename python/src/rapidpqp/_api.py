@@ -767,7 +767,9 @@ class Model:
         :func:`separation` need a closed model."""
         return self.solid_facts.closed
 
-    def closest_points(self, points: Any, max_distance: float = math.inf, threads: Optional[int] = 0) -> "ClosestPoints":
+    def closest_points(
+        self, points: Any, max_distance: float = math.inf, threads: Optional[int] = 0
+    ) -> "ClosestPoints":
         """The point of the surface nearest to each of ``points`` (unsigned distance). Any
         model, closed or not.
 
@@ -844,7 +846,11 @@ class Model:
             _fail_solid(status, "signed_distance", [("model", self)])
         return out
 
-    def _where(self, points: Any, threads: Any, what: str, winding: bool) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    def _where(
+        self, points: Any, threads: Any, what: str, winding: bool
+    ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """Where each point is (``RPQ_OUTSIDE``, ``RPQ_INSIDE``, ``RPQ_ON_SURFACE``) and, when
+        asked, its winding number."""
         h = _model_handle(self, "model")
         p = _points_arg(points, "points")
         t = _threads_arg(threads)
@@ -993,7 +999,9 @@ class Model:
         capacity = 16
         while True:
             out = np.zeros(capacity, dtype=_RAY_HIT)
-            status = LIB.rpq_segment_hits(h, pa.ctypes.data, pb.ctypes.data, out.ctypes.data, capacity, ctypes.byref(count))
+            status = LIB.rpq_segment_hits(
+                h, pa.ctypes.data, pb.ctypes.data, out.ctypes.data, capacity, ctypes.byref(count)
+            )
             if status:
                 _fail(status, "segment_hits")
             if count.value <= capacity:
