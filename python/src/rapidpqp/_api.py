@@ -7,7 +7,7 @@ import math
 import numbers
 import struct
 import threading
-from typing import Any, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Literal, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 
@@ -1304,6 +1304,34 @@ _OFF_TRI = N.RpqDistanceResult.tri_tests.offset // 8
 # Single queries
 
 
+@overload
+def collide(
+    model1: ModelLike,
+    pose1: PoseLike,
+    model2: ModelLike,
+    pose2: PoseLike,
+    first_contact: bool = False,
+    *,
+    box_test: str = "default",
+    frame: str = "model1",
+    solid: Literal[False] = False,
+) -> CollideResult: ...
+
+
+@overload
+def collide(
+    model1: ModelLike,
+    pose1: PoseLike,
+    model2: ModelLike,
+    pose2: PoseLike,
+    first_contact: bool = False,
+    *,
+    box_test: str = "default",
+    frame: str = "model1",
+    solid: Literal[True],
+) -> SolidCollideResult: ...
+
+
 def collide(
     model1: ModelLike,
     pose1: PoseLike,
@@ -1314,7 +1342,7 @@ def collide(
     box_test: str = "default",
     frame: str = "model1",
     solid: bool = False,
-) -> Any:
+) -> Union[CollideResult, SolidCollideResult]:
     """The intersecting triangle pairs of ``model1`` at ``pose1`` and ``model2`` at ``pose2``
     (touching triangles intersect); with ``solid=True``, how the solids two closed models
     bound meet (surfaces crossing, one inside the other, or apart).
