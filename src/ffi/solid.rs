@@ -16,7 +16,7 @@ use super::native::{
     RPQ_ERR_NOT_ROTATION, RPQ_ERR_NULL_POINTER, RPQ_ERR_OUT_OF_MEMORY, RPQ_ERR_OUT_OF_RANGE, RPQ_OK, RpqModel, RpqPose,
     RpqStatus, model_ref, read_pose,
 };
-use crate::math::Vec3;
+use crate::math::{Placement, Vec3};
 use crate::model::Model;
 use crate::query::point::{ClosestPoint, PointError, closest_points};
 use crate::query::ray::{self, Ray, RayHit, ray_any_hits, ray_first_hits, segment_hits};
@@ -251,11 +251,6 @@ fn point_status(e: PointError) -> RpqStatus {
     }
 }
 
-/// `RPQ_ERR_NOT_CLOSED` unless the model is closed.
-fn require_closed(model: &Model) -> Result<(), RpqStatus> {
-    model.solid_facts().require_closed().map_err(|_| RPQ_ERR_NOT_CLOSED)
-}
-
 /// Reads `n` points (`3n` doubles) and checks each: finite (`RPQ_ERR_NON_FINITE`) and within
 /// the supported range (`RPQ_ERR_OUT_OF_RANGE`), as the core checks them.
 ///
@@ -290,6 +285,52 @@ unsafe fn write_all<T: Copy>(out: *mut T, values: &[T]) {
         // SAFETY: per the contract; `values` is the library's own memory, so they cannot overlap.
         unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), out, values.len()) };
     }
+}
+
+/// Writes the answers `(a, b)` in order to `out_a[i]` and, when `out_b` is not NULL, to
+/// `out_b[i]`.
+///
+/// # Safety
+/// `out_a`, and `out_b` when not NULL, hold a writable entry for every answer.
+unsafe fn write_pairs<A, B>(out_a: *mut A, out_b: *mut B, answers: impl Iterator<Item = (A, B)>) {
+    for (i, (a, b)) in answers.enumerate() {
+        // SAFETY: per the contract.
+        unsafe {
+            *out_a.add(i) = a;
+            if !out_b.is_null() {
+                *out_b.add(i) = b;
+            }
+        }
+    }
+}
+
+/// The common part of the point batches: checks the model handle, that the first output
+/// `out` is given (when there are points), that the model is closed (when `solid`), and every
+/// point; then runs `query(model, chunk, answers)` on contiguous chunks of the points, one core
+/// batch call each ([`share`]), and returns one answer per point, in order.
+///
+/// # Safety
+/// `model` is not freed during the call; `points` is NULL or holds `3 * n` readable doubles.
+unsafe fn point_batch<R: Send>(
+    model: *const RpqModel,
+    points: *const f64,
+    n: usize,
+    threads: c_int,
+    out: bool,
+    solid: bool,
+    query: impl Fn(&Model, &[Vec3], &mut Vec<R>) -> Result<(), RpqStatus> + Sync,
+) -> Result<Vec<R>, RpqStatus> {
+    // SAFETY: forwarded contract.
+    let m = unsafe { model_ref(model) }?;
+    if n > 0 && !out {
+        return Err(RPQ_ERR_NULL_POINTER);
+    }
+    if solid {
+        m.solid_facts().require_closed().map_err(|_| RPQ_ERR_NOT_CLOSED)?;
+    }
+    // SAFETY: forwarded contract.
+    let pts = unsafe { read_points(points, n) }?;
+    share(n, threads, 1, || (), |range, _, answers| query(m, &pts[range], answers))
 }
 
 /// Writes a model's facts as a solid's boundary to `*out`: whether it is closed (which
@@ -368,29 +409,20 @@ pub unsafe extern "C" fn rpq_closest_points(
     out: *mut RpqClosestPoint,
 ) -> RpqStatus {
     guard(RPQ_ERR_INTERNAL, || {
+        if max_distance.is_nan() || max_distance < 0.0 {
+            return RPQ_ERR_INVALID_ARGUMENT;
+        }
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
-            let m = unsafe { model_ref(model) }?;
-            if n > 0 && out.is_null() {
-                return Err(RPQ_ERR_NULL_POINTER);
-            }
-            if max_distance.is_nan() || max_distance < 0.0 {
-                return Err(RPQ_ERR_INVALID_ARGUMENT);
-            }
-            let pts = unsafe { read_points(points, n) }?;
-            let results = share(
-                n,
-                threads,
-                1,
-                || (),
-                |range, _, chunk: &mut Vec<RpqClosestPoint>| {
-                    let mut found = vec![None; range.len()];
-                    closest_points(m, &pts[range], max_distance, &mut found).map_err(point_status)?;
-                    chunk.extend(found.iter().map(RpqClosestPoint::of));
+            let results = unsafe {
+                point_batch(model, points, n, threads, !out.is_null(), false, |m, pts, answers| {
+                    let mut found = vec![None; pts.len()];
+                    closest_points(m, pts, max_distance, &mut found).map_err(point_status)?;
+                    answers.extend(found.iter().map(RpqClosestPoint::of));
                     Ok(())
-                },
-            )?;
-            // SAFETY: the outputs are writable for every index written, per the contract; all inputs were checked.
+                })
+            }?;
+            // SAFETY: `out` holds `n` writable results, per the contract.
             unsafe { write_all(out, &results) };
             Ok(())
         };
@@ -423,33 +455,16 @@ pub unsafe extern "C" fn rpq_signed_distance(
     guard(RPQ_ERR_INTERNAL, || {
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
-            let m = unsafe { model_ref(model) }?;
-            if n > 0 && out_distance.is_null() {
-                return Err(RPQ_ERR_NULL_POINTER);
-            }
-            require_closed(m)?;
-            let pts = unsafe { read_points(points, n) }?;
-            let results = share(
-                n,
-                threads,
-                1,
-                || (),
-                |range, _, chunk: &mut Vec<(f64, RpqClosestPoint)>| {
-                    let (mut d, mut c) = (vec![0.0; range.len()], vec![None; range.len()]);
-                    signed_distances(m, &pts[range], &mut d, Some(&mut c)).map_err(solid_status)?;
-                    chunk.extend(d.iter().zip(&c).map(|(&d, c)| (d, RpqClosestPoint::of(c))));
+            let results = unsafe {
+                point_batch(model, points, n, threads, !out_distance.is_null(), true, |m, pts, answers| {
+                    let (mut d, mut c) = (vec![0.0; pts.len()], vec![None; pts.len()]);
+                    signed_distances(m, pts, &mut d, Some(&mut c)).map_err(solid_status)?;
+                    answers.extend(d.iter().zip(&c).map(|(&d, c)| (d, RpqClosestPoint::of(c))));
                     Ok(())
-                },
-            )?;
-            for (i, (d, c)) in results.iter().enumerate() {
-                // SAFETY: the outputs are writable for every index written, per the contract; all inputs were checked.
-                unsafe {
-                    *out_distance.add(i) = *d;
-                    if !out_closest.is_null() {
-                        *out_closest.add(i) = *c;
-                    }
-                }
-            }
+                })
+            }?;
+            // SAFETY: the outputs hold `n` writable entries (`out_closest` when not NULL).
+            unsafe { write_pairs(out_distance, out_closest, results.into_iter()) };
             Ok(())
         };
         run().err().unwrap_or(RPQ_OK)
@@ -480,38 +495,21 @@ pub unsafe extern "C" fn rpq_contains(
     guard(RPQ_ERR_INTERNAL, || {
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
-            let m = unsafe { model_ref(model) }?;
-            if n > 0 && out_where.is_null() {
-                return Err(RPQ_ERR_NULL_POINTER);
-            }
-            require_closed(m)?;
-            let pts = unsafe { read_points(points, n) }?;
-            let results = share(
-                n,
-                threads,
-                1,
-                || (),
-                |range, _, chunk: &mut Vec<Winding>| {
-                    let start = chunk.len();
-                    chunk.resize(start + range.len(), Winding::OnSurface);
-                    contains(m, &pts[range], &mut chunk[start..]).map_err(solid_status)?;
+            let results = unsafe {
+                point_batch(model, points, n, threads, !out_where.is_null(), true, |m, pts, answers| {
+                    let start = answers.len();
+                    answers.resize(start + pts.len(), Winding::OnSurface);
+                    contains(m, pts, &mut answers[start..]).map_err(solid_status)?;
                     Ok(())
-                },
-            )?;
-            for (i, w) in results.iter().enumerate() {
-                let (place, number) = match *w {
-                    Winding::OnSurface => (RPQ_ON_SURFACE, 0),
-                    Winding::Number(0) => (RPQ_OUTSIDE, 0),
-                    Winding::Number(k) => (RPQ_INSIDE, k),
-                };
-                // SAFETY: the outputs are writable for every index written, per the contract; all inputs were checked.
-                unsafe {
-                    *out_where.add(i) = place;
-                    if !out_winding.is_null() {
-                        *out_winding.add(i) = number;
-                    }
-                }
-            }
+                })
+            }?;
+            let answers = results.into_iter().map(|w| match w {
+                Winding::OnSurface => (RPQ_ON_SURFACE, 0),
+                Winding::Number(0) => (RPQ_OUTSIDE, 0),
+                Winding::Number(k) => (RPQ_INSIDE, k),
+            });
+            // SAFETY: the outputs hold `n` writable entries (`out_winding` when not NULL).
+            unsafe { write_pairs(out_where, out_winding, answers) };
             Ok(())
         };
         run().err().unwrap_or(RPQ_OK)
@@ -606,7 +604,7 @@ pub unsafe extern "C" fn rpq_ray_cast(
                     },
                 )
             }?;
-            // SAFETY: the outputs are writable for every index written, per the contract; all inputs were checked.
+            // SAFETY: the outputs are writable per the contract; every input was checked.
             unsafe { write_all(out, &results) };
             Ok(())
         };
@@ -664,11 +662,41 @@ pub unsafe extern "C" fn rpq_segment_hits(
             let mut hits = Vec::new();
             segment_hits(m, &a, &b, &mut hits).map_err(query_status)?;
             let shown: Vec<RpqRayHit> = hits.iter().take(capacity).map(RpqRayHit::of).collect();
-            // SAFETY: the outputs are writable for every index written, per the contract; all inputs were checked.
+            // SAFETY: the outputs are writable per the contract; every input was checked.
             unsafe {
                 write_all(out, &shown);
                 *out_count = hits.len();
             }
+            Ok(())
+        };
+        run().err().unwrap_or(RPQ_OK)
+    })
+}
+
+/// The common part of the two-model queries: checks `out`, the handles and the poses, runs
+/// `query` and writes its answer to `*out` (only on success), inside [`guard`].
+///
+/// # Safety
+/// The models are not freed during the call; the poses are NULL or readable; `out` is NULL or
+/// writable.
+unsafe fn pair_query<T>(
+    m1: *const RpqModel,
+    p1: *const RpqPose,
+    m2: *const RpqModel,
+    p2: *const RpqPose,
+    out: *mut T,
+    query: impl FnOnce(&Model, &Placement, &Model, &Placement) -> Result<T, RpqStatus>,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        if out.is_null() {
+            return RPQ_ERR_NULL_POINTER;
+        }
+        // SAFETY: forwarded contract for every pointer below.
+        let run = || -> Result<(), RpqStatus> {
+            let (m1, m2) = (unsafe { model_ref(m1) }?, unsafe { model_ref(m2) }?);
+            let (p1, p2) = (unsafe { read_pose(p1) }?, unsafe { read_pose(p2) }?);
+            let answer = query(m1, &p1, m2, &p2)?;
+            unsafe { *out = answer };
             Ok(())
         };
         run().err().unwrap_or(RPQ_OK)
@@ -696,30 +724,20 @@ pub unsafe extern "C" fn rpq_solid_collide(
     p2: *const RpqPose,
     out: *mut RpqSolidCollideResult,
 ) -> RpqStatus {
-    guard(RPQ_ERR_INTERNAL, || {
-        if out.is_null() {
-            return RPQ_ERR_NULL_POINTER;
-        }
-        // SAFETY: forwarded contract for every pointer below.
-        let run = || -> Result<(), RpqStatus> {
-            let (m1, m2) = (unsafe { model_ref(m1) }?, unsafe { model_ref(m2) }?);
-            let (p1, p2) = (unsafe { read_pose(p1) }?, unsafe { read_pose(p2) }?);
-            let r = solid_collide(m1, &p1, m2, &p2).map_err(solid_status)?;
-            let (id1, id2) = r.pair.unwrap_or((-1, -1));
-            let result = RpqSolidCollideResult {
-                relation: relation_code(r.relation),
-                intersecting: c_int::from(r.intersecting()),
-                id1,
-                id2,
-                bv_tests: r.bv_tests,
-                tri_tests: r.tri_tests,
-            };
-            // SAFETY: the outputs are writable for every index written, per the contract; all inputs were checked.
-            unsafe { *out = result };
-            Ok(())
-        };
-        run().err().unwrap_or(RPQ_OK)
-    })
+    let query = |m1: &Model, p1: &Placement, m2: &Model, p2: &Placement| {
+        let r = solid_collide(m1, p1, m2, p2).map_err(solid_status)?;
+        let (id1, id2) = r.pair.unwrap_or((-1, -1));
+        Ok(RpqSolidCollideResult {
+            relation: relation_code(r.relation),
+            intersecting: c_int::from(r.intersecting()),
+            id1,
+            id2,
+            bv_tests: r.bv_tests,
+            tri_tests: r.tri_tests,
+        })
+    };
+    // SAFETY: forwarded contract.
+    unsafe { pair_query(m1, p1, m2, p2, out, query) }
 }
 
 /// The signed separation of the closed models `m1` at `p1` and `m2` at `p2`, written to
@@ -747,40 +765,31 @@ pub unsafe extern "C" fn rpq_separation(
     direction: *const f64,
     out: *mut RpqSeparation,
 ) -> RpqStatus {
-    guard(RPQ_ERR_INTERNAL, || {
-        if out.is_null() {
-            return RPQ_ERR_NULL_POINTER;
-        }
-        // SAFETY: forwarded contract for every pointer below.
-        let run = || -> Result<(), RpqStatus> {
-            let (m1, m2) = (unsafe { model_ref(m1) }?, unsafe { model_ref(m2) }?);
-            let (p1, p2) = (unsafe { read_pose(p1) }?, unsafe { read_pose(p2) }?);
-            let direction = if direction.is_null() {
-                None
-            } else {
-                let d = unsafe { super::read_array::<3>(direction) };
-                Some(Vec3::new(d[0], d[1], d[2]))
-            };
-            let s = separation(m1, &p1, m2, &p2, direction).map_err(solid_status)?;
-            let result = RpqSeparation {
-                signed_distance: s.signed_distance,
-                translation: [s.translation.x, s.translation.y, s.translation.z],
-                bound: match s.bound {
-                    SeparationBound::Distance => RPQ_SEPARATION_DISTANCE,
-                    SeparationBound::DepthAlongDirection => RPQ_SEPARATION_DEPTH_ALONG_DIRECTION,
-                    SeparationBound::DepthUpperBound => RPQ_SEPARATION_DEPTH_UPPER_BOUND,
-                },
-                relation: relation_code(s.relation),
-                p1: [s.p1.x, s.p1.y, s.p1.z],
-                p2: [s.p2.x, s.p2.y, s.p2.z],
-                directions: s.directions,
-                bv_tests: s.bv_tests,
-                tri_tests: s.tri_tests,
-            };
-            // SAFETY: the outputs are writable for every index written, per the contract; all inputs were checked.
-            unsafe { *out = result };
-            Ok(())
+    let query = |m1: &Model, p1: &Placement, m2: &Model, p2: &Placement| {
+        let direction = if direction.is_null() {
+            None
+        } else {
+            // SAFETY: 3 readable doubles per the contract.
+            let d = unsafe { super::read_array::<3>(direction) };
+            Some(Vec3::new(d[0], d[1], d[2]))
         };
-        run().err().unwrap_or(RPQ_OK)
-    })
+        let s = separation(m1, p1, m2, p2, direction).map_err(solid_status)?;
+        Ok(RpqSeparation {
+            signed_distance: s.signed_distance,
+            translation: [s.translation.x, s.translation.y, s.translation.z],
+            bound: match s.bound {
+                SeparationBound::Distance => RPQ_SEPARATION_DISTANCE,
+                SeparationBound::DepthAlongDirection => RPQ_SEPARATION_DEPTH_ALONG_DIRECTION,
+                SeparationBound::DepthUpperBound => RPQ_SEPARATION_DEPTH_UPPER_BOUND,
+            },
+            relation: relation_code(s.relation),
+            p1: [s.p1.x, s.p1.y, s.p1.z],
+            p2: [s.p2.x, s.p2.y, s.p2.z],
+            directions: s.directions,
+            bv_tests: s.bv_tests,
+            tri_tests: s.tri_tests,
+        })
+    };
+    // SAFETY: forwarded contract (`direction` is read only after the other arguments are checked).
+    unsafe { pair_query(m1, p1, m2, p2, out, query) }
 }
