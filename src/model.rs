@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use crate::bv::obb::{CollideNode, NodePair, PackedFrame, orthonormal_frame, principal_axes};
 use crate::bv::sphere::{PointSet, Sphere, Support};
 use crate::bv::{Obb, Rss};
-use crate::math::{Mat3, RANGE_LIMIT, Triangle, Vec3, triangle_is_finite};
+use crate::math::{Mat3, Placement, RANGE_LIMIT, Triangle, Vec3, triangle_is_finite};
 pub use solid::{SolidError, SolidFacts};
 
 /// Why a model could not be built or a triangle was refused.
@@ -259,6 +259,20 @@ impl Model {
     pub(crate) fn packed_frame(&self) -> &PackedFrame {
         &self.packed_frame
     }
+    /// A ball holding the model, placed in the world by `placement`: centre at the placed
+    /// centre of the vertices' bounding box, radius the largest distance of a vertex from it
+    /// (times the scale, widened for rounding). Linear in the number of triangles.
+    pub fn bounding_ball_placed(&self, placement: &Placement) -> (Vec3, f64) {
+        let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
+        for corner in self.triangles.iter().flatten() {
+            lo = lo.inf(corner);
+            hi = hi.sup(corner);
+        }
+        let centre = (lo + hi) * 0.5;
+        let radius = self.triangles.iter().flatten().map(|c| (c - centre).norm()).fold(0.0, f64::max);
+        (placement.apply(&centre), radius * placement.scale * (1.0 + 1e-12))
+    }
+
     pub fn magnitude(&self) -> f64 {
         self.magnitude
     }

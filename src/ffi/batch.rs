@@ -663,6 +663,53 @@ mod tests {
     }
 
     #[test]
+    fn share_keeps_order_and_reports_a_failed_block() {
+        for threads in [1, 2, 3, 0, 7] {
+            for blocks_per_thread in [1, 16] {
+                for n in [0, 1, 2, 7, 100] {
+                    let r = share(
+                        n,
+                        threads,
+                        blocks_per_thread,
+                        || 0usize,
+                        |range, calls, out| {
+                            *calls += 1;
+                            out.extend(range.map(|i| 3 * i));
+                            Ok(())
+                        },
+                    );
+                    assert_eq!(r, Ok((0..n).map(|i| 3 * i).collect::<Vec<_>>()), "{threads} {blocks_per_thread} {n}");
+                }
+                let failing = share(
+                    100,
+                    threads,
+                    blocks_per_thread,
+                    || (),
+                    |range, _, out: &mut Vec<usize>| {
+                        if range.contains(&97) {
+                            return Err(RPQ_ERR_NON_FINITE);
+                        }
+                        out.extend(range);
+                        Ok(())
+                    },
+                );
+                assert_eq!(failing, Err(RPQ_ERR_NON_FINITE));
+                let short = share(
+                    10,
+                    threads,
+                    blocks_per_thread,
+                    || (),
+                    |range, _, out: &mut Vec<usize>| {
+                        out.extend(range.skip(1));
+                        Ok(())
+                    },
+                );
+                assert_eq!(short, Err(RPQ_ERR_INTERNAL), "a part that leaves out an answer is a bug");
+            }
+        }
+    }
+
+    #[test]
     fn poses_from_matrices() {
         let (c, s) = (0.6f64, 0.8f64);
         let rot = [c, -s, 0.0, 1.0, s, c, 0.0, 2.0, 0.0, 0.0, 1.0, 3.0, 0.0, 0.0, 0.0, 1.0];

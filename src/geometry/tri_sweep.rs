@@ -20,7 +20,8 @@
 //!    rounded axes left (grazing approaches, where a small error in an axis moves its time).
 //!
 //! Contract, for finite input (`A`, `B`, `v` as given, exact real numbers):
-//! * never late: the returned `s` is at most the exact first contact `s0`;
+//! * never late: the returned `s` is at most the exact first contact `s0` (plus one ulp of `s`
+//!   when the end-game's bisection decides it);
 //! * contact up to the tolerance: at the returned `s`, the distance between `A + s·v` and `B`
 //!   is at most [`contact_tolerance`] — a few hundred rounding units of the coordinates'
 //!   magnitude (so pairs that stay that close without touching count as touching);
@@ -65,10 +66,13 @@ fn allowance(m: f64) -> f64 {
     32.0 * f64::EPSILON * m + FLOOR
 }
 
-/// `a` translated by `t` rounded to a grid on which every moved coordinate is exact: a rigid
-/// translate (rounding each moved coordinate on its own would distort the triangle, which
-/// tilts a sliver's plane by an ulp over its width), off `t` by at most an ulp of the moved
-/// coordinates' magnitude.
+/// `a` translated by `t` rounded to the grid of multiples of `q = 2^(e − 52)`, `2^e` above the
+/// moved coordinates' magnitude: coordinates on that grid (all those within a factor 2^k of the
+/// magnitude that have k trailing zero bits, integers for instance) move exactly, so one
+/// triangle keeps the same shape at every `s` of a sweep; the others round by at most `q / 2`,
+/// as adding `t` would round them. Either way the translate is within an ulp of the moved
+/// magnitude of `a + t`, and distances within that of the exact ones (they are 1-Lipschitz in
+/// the vertices).
 fn translated(a: &Triangle, t: &Vec3) -> Triangle {
     let m = a.iter().map(|p| p.amax()).fold(0.0, f64::max) + t.amax();
     if !(m > 0.0 && m.is_finite()) {
@@ -85,8 +89,9 @@ fn translated(a: &Triangle, t: &Vec3) -> Triangle {
 /// checked against the nine edge pairs and the exact intersection test (0 when they meet).
 ///
 /// The check is there because `triangle_distance` overestimates some pairs involving a
-/// sliver (aspect ratio ~1e5, see the test `sliver_distance_is_checked`): the sweep's
-/// end-game needs a distance it can trust to be convex in `s`.
+/// sliver (aspect ratio ~1e5, see the test `sliver_distance_is_checked`: 4.7e-6 for
+/// intersecting triangles with coordinates of 1e6): the sweep's end-game needs a distance it
+/// can trust to be convex in `s`.
 pub(crate) fn distance_checked(a: &Triangle, b: &Triangle) -> (Vec3, Vec3, f64) {
     let d = triangle_distance(a, b);
     let mut best = (d.p, d.q, (d.p - d.q).norm());

@@ -3,14 +3,17 @@
 #[cfg(test)]
 mod closed_meshes;
 pub mod collide;
+pub mod disassembly;
 pub mod distance;
 pub mod point;
 pub mod ray;
 pub mod solid;
 pub mod sweep;
+pub mod toi;
 pub mod winding;
 
 pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
+pub use disassembly::{Part, RemovalResult, removal_directions};
 pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tolerance};
 pub use point::{ClosestPoint, PointError, PointStats, closest_point, closest_point_within, closest_points};
 pub use ray::{Ray, RayHit, RayWork, ray_any_hit, ray_any_hits, ray_first_hit, ray_first_hits, segment_hits};
@@ -19,6 +22,7 @@ pub use solid::{
     signed_distances, solid_collide,
 };
 pub use sweep::{SweepContact, SweepRequest, SweepResult, sweep, sweep_last_contact};
+pub use toi::{Toi, ToiOutcome, ToiRequest, time_of_impact};
 pub use winding::{Winding, WindingWork, winding, windings};
 
 use crate::math::{Mat3, Placement, Vec3};

@@ -345,26 +345,13 @@ struct Reach {
 
 impl Reach {
     fn of(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement) -> Reach {
-        let (c1, r1) = bounding_ball(m1, p1);
-        let (c2, r2) = bounding_ball(m2, p2);
+        let (c1, r1) = m1.bounding_ball_placed(p1);
+        let (c2, r2) = m2.bounding_ball_placed(p2);
         // After a move of `s` the centres are at least `s − |c2 − c1|` apart; a relative margin
         // covers the rounding of these sums.
         let span = ((c2 - c1).norm() + r1 + r2) * (1.0 + 1e-9) + f64::MIN_POSITIVE;
         Reach { centre1: c1, centre2: c2, span }
     }
-}
-
-/// A world ball holding the placed model: its vertices' bounding-box centre and the largest
-/// distance from it.
-fn bounding_ball(m: &Model, p: &Placement) -> (Vec3, f64) {
-    let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
-    for corner in m.triangles().iter().flatten() {
-        lo = lo.inf(corner);
-        hi = hi.sup(corner);
-    }
-    let centre = (lo + hi) * 0.5;
-    let radius = m.triangles().iter().flatten().map(|c| (c - centre).norm()).fold(0.0, f64::max);
-    (p.apply(&centre), radius * p.scale * (1.0 + 1e-12))
 }
 
 /// The depth along the unit direction `u`: the last `s` at which model 2 moved by `s·u` still

@@ -165,15 +165,58 @@ impl PartialOrd for Pending {
     }
 }
 
-/// The directional cylinder holding model 1's whole sweep, in model 2's packed frame.
-struct Cylinder {
-    origin: Vec3,
+/// Geng and Gao's directional cylinder: the part's points projected on the axis through their
+/// centroid along the (unit) direction of motion give `[t0, t1]`, the motion extends it to
+/// `t1 + travel`, and the radius is the largest distance of a point from the axis. Everything
+/// the part sweeps lies inside it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DirectionalCylinder {
+    pub origin: Vec3,
     /// Unit axis (the direction of motion).
-    axis: Vec3,
-    /// The axial range `[t0, t1]` (motion included) and the radius.
-    t0: f64,
-    t1: f64,
-    radius: f64,
+    pub axis: Vec3,
+    /// The axial range `[t0, t1]`, motion included.
+    pub t0: f64,
+    pub t1: f64,
+    pub radius: f64,
+}
+
+impl DirectionalCylinder {
+    /// The cylinder around `points` moving by up to `travel` along the unit `axis`, widened by
+    /// `pad` on every side and by a relative `1e-12` for the rounding of its own sums.
+    pub fn around(
+        points: impl Iterator<Item = Vec3> + Clone,
+        axis: Vec3,
+        travel: f64,
+        pad: f64,
+    ) -> DirectionalCylinder {
+        let (sum, n) = points.clone().fold((Vec3::zeros(), 0usize), |(s, n), p| (s + p, n + 1));
+        let origin = sum / n.max(1) as f64;
+        let (mut t0, mut t1, mut r2) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+        for p in points {
+            let w = p - origin;
+            let t = w.dot(&axis);
+            t0 = t0.min(t);
+            t1 = t1.max(t);
+            r2 = r2.max((w - axis * t).norm_squared());
+        }
+        DirectionalCylinder {
+            origin,
+            axis,
+            t0: t0 - pad - 1e-12 * t0.abs(),
+            t1: (t1 + travel) * (1.0 + 1e-12) + pad,
+            radius: r2.sqrt() * (1.0 + 1e-12) + pad,
+        }
+    }
+
+    /// Whether the ball of `radius` about `centre` may meet the cylinder (conservative).
+    pub fn meets_ball(&self, centre: &Vec3, radius: f64) -> bool {
+        let w = centre - self.origin;
+        let t = w.dot(&self.axis);
+        if t < self.t0 - radius || t > self.t1 + radius {
+            return false;
+        }
+        (w - self.axis * t).norm() <= (self.radius + radius) * (1.0 + 1e-12)
+    }
 }
 
 struct Search<'a> {
@@ -198,7 +241,7 @@ struct Search<'a> {
     margin: f64,
     /// Whether the packed coordinates stay below `FRAME_REACH` (otherwise no box prunes).
     fits: bool,
-    cylinder: Option<Cylinder>,
+    cylinder: Option<DirectionalCylinder>,
     best: Option<(TriSweep, u32, u32)>,
     bv_tests: u64,
     tri_tests: u64,
@@ -268,31 +311,13 @@ impl<'a> Search<'a> {
         Ok(search)
     }
 
-    /// The paper's directional cylinder: axis through the centroid of model 1's vertices along
-    /// the motion, axial range from the least projection to the largest plus the motion, radius
-    /// the largest distance of a vertex from the axis (all widened by the rounding allowance).
-    fn cylinder(&self) -> Cylinder {
+    /// The paper's directional cylinder around model 1's vertices and its motion, in model 2's
+    /// packed frame (widened by the rounding allowance).
+    fn cylinder(&self) -> DirectionalCylinder {
         let fb = self.b.packed_frame();
         let to_packed = |x: &Vec3| (self.rel.apply(x) - fb.origin) / fb.unit;
-        let n = (3 * self.a.num_triangles()) as f64;
-        let origin = self.a.triangles().iter().flatten().map(to_packed).sum::<Vec3>() / n;
-        let axis = self.v_unit;
-        let (mut t0, mut t1, mut r2) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
-        for p in self.a.triangles().iter().flatten() {
-            let w = to_packed(p) - origin;
-            let t = w.dot(&axis);
-            t0 = t0.min(t);
-            t1 = t1.max(t);
-            r2 = r2.max((w - axis * t).norm_squared());
-        }
-        let pad = 4.0 * self.margin;
-        Cylinder {
-            origin,
-            axis,
-            t0: t0 - pad,
-            t1: (t1 + self.s_end * self.v_len) * (1.0 + 1e-12) + pad,
-            radius: r2.sqrt() * (1.0 + 1e-12) + pad,
-        }
+        let points = self.a.triangles().iter().flatten().map(to_packed);
+        DirectionalCylinder::around(points, self.v_unit, self.s_end * self.v_len, 4.0 * self.margin)
     }
 
     /// Whether node `kb` of model 2 may meet the cylinder (its box's circumscribed ball does).
@@ -301,12 +326,7 @@ impl<'a> Search<'a> {
         self.bv_tests += 1;
         let h = kb.half;
         let rad = (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt() * (1.0 + SLOP) + self.margin;
-        let w = Vec3::from(kb.center) - c.origin;
-        let t = w.dot(&c.axis);
-        if t < c.t0 - rad || t > c.t1 + rad {
-            return false;
-        }
-        (w - c.axis * t).norm() <= (c.radius + rad) * (1.0 + 1e-12)
+        c.meets_ball(&Vec3::from(kb.center), rad)
     }
 
     fn place_a(&self, node: u32) -> Kept {
@@ -443,30 +463,50 @@ fn entry_time(a: &Kept, b: &Kept, u: &Vec3, t_max: f64, margin: f64) -> Option<f
     let (xa, xb) = (axes(a), axes(b));
     let d = Vec3::from(b.center) - Vec3::from(a.center);
     let slop = SLOP * (a.half_sum + b.half_sum) + 2.0 * margin;
+    // The projections shared by the axes: r[i][j] = |a_i · b_j|, and u on each axis.
+    let r: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| xa[i].dot(&xb[j]).abs()));
+    let (ua, ub) = (xa.map(|x| x.dot(u)), xb.map(|x| x.dot(u)));
+    let (ha, hb) = (&a.half, &b.half);
     let (mut lo, mut hi) = (0.0f64, t_max);
-    let mut axis = |l: &Vec3| {
-        let r = |x: &[Vec3; 3], h: &[f64; 3]| {
-            h[0] * x[0].dot(l).abs() + h[1] * x[1].dot(l).abs() + h[2] * x[2].dot(l).abs()
-        };
-        let len = l.norm();
-        let w = l.dot(u);
-        let reach = (r(&xa, &a.half) + r(&xb, &b.half) + slop * len) * (1.0 + 1e-12) + 4.0 * f64::EPSILON * len * t_max;
-        let c = l.dot(&d);
+    // One axis of length at most `len` along which the gap is `c`, the reach `reach` and the
+    // rate `w`: false when the boxes cannot overlap.
+    let mut axis = |c: f64, reach: f64, w: f64, len: f64| {
+        let reach = (reach + slop * len) * (1.0 + 1e-12) + 4.0 * f64::EPSILON * len * t_max;
         let (g0, g1) = (c - reach, c + reach);
         let (t0, t1) = if w > 0.0 {
             (g0 / w, g1 / w)
         } else if w < 0.0 {
             (g1 / w, g0 / w)
         } else {
-            // Not moving along l: overlapping for all times or none.
+            // Not moving along this axis: overlapping for all times or none.
             return g0 <= 0.0 && g1 >= 0.0;
         };
         lo = lo.max(t0 - t0.abs() * 4.0 * f64::EPSILON);
         hi = hi.min(t1 + t1.abs() * 4.0 * f64::EPSILON);
         lo <= hi
     };
-    for x in xa.iter().chain(&xb) {
-        if !axis(x) || !axis(&u.cross(x)) {
+    // Across the motion first (static: they cull the pairs off the path for good), then the
+    // box axes. For l = u × a_i, |l · a_j| = |u · (a_i × a_j)| = |u · a_k| for orthonormal
+    // axes; the stored ones are orthonormal to about 1e-7, which `SLOP` covers.
+    for (x, h, uu, other, oh) in [(&xa, ha, &ua, &xb, hb), (&xb, hb, &ub, &xa, ha)] {
+        for (i, xi) in x.iter().enumerate() {
+            let l = u.cross(xi);
+            let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+            let own = h[j] * uu[k].abs() + h[k] * uu[j].abs();
+            let across =
+                oh[0] * l.dot(&other[0]).abs() + oh[1] * l.dot(&other[1]).abs() + oh[2] * l.dot(&other[2]).abs();
+            if !axis(l.dot(&d), own + across, l.dot(u), 1.0) {
+                return None;
+            }
+        }
+    }
+    for i in 0..3 {
+        let across = hb[0] * r[i][0] + hb[1] * r[i][1] + hb[2] * r[i][2];
+        if !axis(xa[i].dot(&d), ha[i] + across, ua[i], 1.0) {
+            return None;
+        }
+        let across = ha[0] * r[0][i] + ha[1] * r[1][i] + ha[2] * r[2][i];
+        if !axis(xb[i].dot(&d), hb[i] + across, ub[i], 1.0) {
             return None;
         }
     }

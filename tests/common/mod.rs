@@ -185,3 +185,59 @@ pub fn built_library(file: &str) -> PathBuf {
 /// choosing the low or high side on one axis (which bit is which axis is the user's).
 pub const CUBE_QUADS: [[usize; 4]; 6] =
     [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
+
+/// `triangles` with every hole closed by a fan of triangles around the hole's centroid, so an
+/// open scan such as `meshes/bunny.obj` (223 boundary edges, holes in its base) becomes a
+/// closed, consistently oriented solid for the solid-model fixtures. Corners at identical
+/// coordinates count as one vertex; each boundary edge `u → v` (one without its reverse) gets
+/// the triangle `(centroid, v, u)`, whose edges cancel the boundary edge and the next fan
+/// triangle's. Panics on a boundary that does not form simple loops (a vertex with two
+/// outgoing boundary edges), which the fixtures do not have.
+pub fn fill_holes(triangles: &[Triangle]) -> Vec<Triangle> {
+    use std::collections::{HashMap, HashSet};
+    let key = |p: &Vec3| [p.x, p.y, p.z].map(|c| if c == 0.0 { 0u64 } else { c.to_bits() });
+    let mut index: HashMap<[u64; 3], usize> = HashMap::new();
+    let mut points: Vec<Vec3> = Vec::new();
+    let mut directed: HashSet<(usize, usize)> = HashSet::new();
+    for t in triangles {
+        let v = t.map(|p| {
+            *index.entry(key(&p)).or_insert_with(|| {
+                points.push(p);
+                points.len() - 1
+            })
+        });
+        for k in 0..3 {
+            if v[k] != v[(k + 1) % 3] {
+                directed.insert((v[k], v[(k + 1) % 3]));
+            }
+        }
+    }
+    let mut next: HashMap<usize, usize> = HashMap::new();
+    for &(u, v) in &directed {
+        if !directed.contains(&(v, u)) {
+            assert!(next.insert(u, v).is_none(), "vertex {u} starts two boundary edges");
+        }
+    }
+    let mut out = triangles.to_vec();
+    let mut starts: Vec<usize> = next.keys().copied().collect();
+    starts.sort_unstable();
+    let mut done = HashSet::new();
+    for start in starts {
+        if done.contains(&start) {
+            continue;
+        }
+        let mut lp = vec![start];
+        let mut u = next[&start];
+        while u != start {
+            lp.push(u);
+            u = next[&u];
+        }
+        done.extend(lp.iter().copied());
+        let centroid = lp.iter().fold(Vec3::zeros(), |s, &i| s + points[i]) / lp.len() as f64;
+        for k in 0..lp.len() {
+            let (u, v) = (lp[k], lp[(k + 1) % lp.len()]);
+            out.push([centroid, points[v], points[u]]);
+        }
+    }
+    out
+}

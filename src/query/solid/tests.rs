@@ -3,61 +3,20 @@ use crate::geometry::tri_intersect::triangles_intersect;
 use crate::math::{Mat3, Triangle};
 use crate::test_rng::Rng;
 
-/// An axis-aligned box from `lo` to `hi`, faces outward (or inward when `inward`).
+use crate::query::closed_meshes::{cuboid, flipped};
+
+/// An axis-aligned box, faces outward (inward when `inward`).
 fn boxed(lo: Vec3, hi: Vec3, inward: bool) -> Vec<Triangle> {
-    let corner = |k: usize| {
-        Vec3::new(
-            if k & 1 == 0 { lo.x } else { hi.x },
-            if k & 2 == 0 { lo.y } else { hi.y },
-            if k & 4 == 0 { lo.z } else { hi.z },
-        )
-    };
-    // Each quad counter-clockwise seen from outside.
-    let quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
-    let mut out = Vec::new();
-    for q in quads {
-        let [a, b, c, d] = q.map(corner);
-        if inward {
-            out.push([a, c, b]);
-            out.push([a, d, c]);
-        } else {
-            out.push([a, b, c]);
-            out.push([a, c, d]);
-        }
-    }
-    out
+    if inward { flipped(&cuboid(lo, hi)) } else { cuboid(lo, hi) }
 }
 
 fn cube(centre: Vec3, half: f64) -> Vec<Triangle> {
-    boxed(centre - Vec3::repeat(half), centre + Vec3::repeat(half), false)
+    cuboid(centre - Vec3::repeat(half), centre + Vec3::repeat(half))
 }
 
-/// A UV sphere with `n` bands, its vertices on the sphere (shared exactly between faces).
+/// A UV sphere with `n` bands and `2n` sectors.
 fn sphere(centre: Vec3, radius: f64, n: usize) -> Vec<Triangle> {
-    let point = |i: usize, j: usize| {
-        let theta = std::f64::consts::PI * i as f64 / n as f64;
-        let phi = std::f64::consts::PI * (j % (2 * n)) as f64 / n as f64;
-        if i == 0 {
-            return centre + Vec3::new(0.0, 0.0, radius);
-        }
-        if i == n {
-            return centre - Vec3::new(0.0, 0.0, radius);
-        }
-        centre + Vec3::new(theta.sin() * phi.cos(), theta.sin() * phi.sin(), theta.cos()) * radius
-    };
-    let mut out = Vec::new();
-    for i in 0..n {
-        for j in 0..2 * n {
-            let (a, b, c, d) = (point(i, j), point(i + 1, j), point(i + 1, j + 1), point(i, j + 1));
-            if i != 0 {
-                out.push([a, b, d]);
-            }
-            if i != n - 1 {
-                out.push([b, c, d]);
-            }
-        }
-    }
-    out
+    crate::query::closed_meshes::sphere(2 * n, n, centre, radius)
 }
 
 fn model(triangles: Vec<Triangle>) -> Model {
