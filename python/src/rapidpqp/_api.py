@@ -1447,7 +1447,8 @@ def separation(
         separates the solids). Without one (None), the least depth over a fixed set of
         directions (world axes and diagonals, both models' axes, the line between their
         centres), refined around the best: an upper bound on the translational penetration
-        depth, exact when the best direction is among them (axis-aligned boxes, spheres).
+        depth, exact when the best direction is among them (boxes overlapping along an axis,
+        nested boxes).
 
     Returns
     -------
