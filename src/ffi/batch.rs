@@ -390,9 +390,18 @@ pub(crate) fn broadcast(a: usize, b: usize) -> Result<usize, RpqStatus> {
 /// The threads a batch of `n` queries uses when the caller asks for `threads`: 0 or less, one
 /// per available core; at most [`RPQ_MAX_BATCH_THREADS`]; at least 1 and at most `n`.
 fn thread_count(threads: c_int, n: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
-    let wanted = if threads <= 0 { cores } else { threads.min(RPQ_MAX_BATCH_THREADS) as usize };
-    wanted.clamp(1, n.max(1))
+    if n <= 1 || threads == 1 {
+        return 1;
+    }
+    let wanted = if threads <= 0 { cores() } else { threads.min(RPQ_MAX_BATCH_THREADS) as usize };
+    wanted.clamp(1, n)
+}
+
+/// The available cores, asked once per process: `available_parallelism` reads the cgroup
+/// files under /proc on every call (tens of µs, measured from Python on one-point calls).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get))
 }
 
 /// The one thread-splitting of every batch: runs `part` over `0..n` cut into blocks of

@@ -154,7 +154,9 @@ pub fn closest_points(
                 if let Some(t) = previous {
                     search.leaf(t);
                 }
-                out[i] = search.run(scratch, true);
+                // Without a predecessor's bound, depth first would wander: the first point of a
+                // batch (a lone point above all) searches best first, as a single query does.
+                out[i] = search.run(scratch, previous.is_some());
                 previous = search.best.map(|(_, _, t)| t);
                 stats.bv_tests += search.bv_tests;
                 stats.tri_tests += search.tri_tests;
