@@ -36,6 +36,11 @@ use crate::timing::{Timing, time_passes};
 
 /// Relative tolerance of the answer checks (distances, ray parameters).
 const REL: f64 = 1e-9;
+/// Absolute tolerance of the distance checks, in units of the coordinates' magnitude: 64
+/// rounding units (ours is documented within 32; the peer's rounding adds its own). A point a
+/// few µm from a face at coordinates near 100 has a distance known to about 1e-14, far from
+/// 1e-9 of itself.
+const ULPS: f64 = 64.0 * f64::EPSILON;
 
 /// How many points, rays and repeats a run takes.
 struct Sizes {
@@ -56,13 +61,18 @@ struct Subject {
     parry: TriMesh,
     /// Merged and `ORIENTED` (closed meshes only): parry's inside/outside answers.
     parry_oriented: Option<TriMesh>,
+    /// The coordinates' magnitude of the mesh and the points sampled around it (the
+    /// largest of its bounding box's, plus a tenth of its size).
+    scale: f64,
 }
 
 impl Subject {
     fn new(name: &str, tris: Vec<Triangle>) -> Subject {
         let model = Model::new(tris.clone(), (0..tris.len() as i32).collect()).expect("model builds");
         let closed = model.solid_facts().closed;
+        let (lo, hi) = bounds(&tris);
         Subject {
+            scale: lo.amax().max(hi.amax()) + 0.1 * (hi - lo).amax(),
             name: name.into(),
             parry: parry::mesh(&tris),
             parry_oriented: closed.then(|| parry::oriented_mesh(&tris)),
@@ -120,9 +130,10 @@ fn vector(p: &Vec3) -> Vector {
     Vector::new(p.x, p.y, p.z)
 }
 
-/// Whether `a` and `b` agree to [`REL`] relative.
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() <= REL * a.abs().max(b.abs())
+/// Whether the distances `a` and `b` agree to [`REL`] relative, or to [`ULPS`] of the
+/// coordinates' magnitude `scale`.
+fn close(a: f64, b: f64, scale: f64) -> bool {
+    (a - b).abs() <= (REL * a.abs().max(b.abs())).max(ULPS * scale)
 }
 
 /// "ok" or how many of `n` differ.
@@ -134,7 +145,8 @@ fn verdict(differ: usize, n: usize, what: &str) -> String {
 /// by brute force on up to 100 of them: the least distance to every triangle, each projected
 /// by parry's single-triangle routine (independent of both answers). Returns "" when all
 /// agree, else what the brute force found.
-fn settle(tris: &[Triangle], points: &[Vec3], ours: &[f64], theirs: &[f64]) -> String {
+fn settle(tris: &[Triangle], points: &[Vec3], ours: &[f64], theirs: &[f64], scale: f64) -> String {
+    let close = |a: f64, b: f64| close(a, b, scale);
     let differ: Vec<usize> = (0..theirs.len()).filter(|&i| !close(ours[i].abs(), theirs[i].abs())).collect();
     if differ.is_empty() {
         return String::new();
@@ -233,7 +245,9 @@ pub fn run(quick: bool, repeats: usize) -> Vec<(String, String)> {
          `std::thread::scope` threads (the batched C functions with a thread count are not used yet). parry3d-f64 \
          runs one thread, one call per point. trimesh runs as a Python subprocess (`scripts/trimesh_closest_point.py \
          --batch`) on the first {} of the same points and times itself, once. Checks compare each peer's answer \
-         with ours point by point (distances and ray parameters to {REL:e} relative); bold marks disagreements.",
+         with ours point by point (distances to {REL:e} relative or 64 rounding units of the coordinates' \
+         magnitude, ray parameters to {REL:e} relative); bold marks disagreements, settled by brute force on up \
+         to 100 of them.",
         sizes.repeats,
         cores(),
         cores(),
@@ -305,12 +319,12 @@ fn closest_table(subjects: &[&Subject], sizes: &Sizes, trimesh: Option<&Trimesh>
                     *d = (s.parry.project_local_point(v, false).point - v).length();
                 }
             }));
-            let differ = ours.iter().zip(&theirs).filter(|(a, b)| !close(**a, **b)).count();
-            let parry_check = verdict(differ, n, "differ") + &settle(&s.tris, &points, &ours, &theirs);
+            let differ = ours.iter().zip(&theirs).filter(|(a, b)| !close(**a, **b, s.scale)).count();
+            let parry_check = verdict(differ, n, "differ") + &settle(&s.tris, &points, &ours, &theirs, s.scale);
             let (tm_rate, tm_check) = match trimesh.map(|t| t.run("closest", &s.tris, &points[..sizes.trimesh])) {
                 Some(Ok((d, secs, _))) => {
-                    let differ = ours.iter().zip(&d).filter(|(a, b)| !close(**a, **b)).count();
-                    let check = verdict(differ, d.len(), "differ") + &settle(&s.tris, &points, &ours, &d);
+                    let differ = ours.iter().zip(&d).filter(|(a, b)| !close(**a, **b, s.scale)).count();
+                    let check = verdict(differ, d.len(), "differ") + &settle(&s.tris, &points, &ours, &d, s.scale);
                     (Some(d.len() as f64 / secs), check)
                 }
                 Some(Err(e)) => (None, e),
@@ -349,8 +363,8 @@ fn signed_table(subjects: &[&Subject], sizes: &Sizes, trimesh: Option<&Trimesh>)
         "Ours: `signed_distances` (closest point, then the exact winding number; negative inside). parry: \
          `project_local_point(p, solid = true)` on a TriMesh built with `MERGE_DUPLICATE_VERTICES | ORIENTED` \
          (inside decided by its pseudo-normals); distance |p − projection|. trimesh: \
-         `trimesh.proximity.signed_distance` (positive inside: compared as its negation). Checks: magnitudes to \
-         {REL:e} relative, then signs."
+         `trimesh.proximity.signed_distance` (positive inside: compared as its negation). Checks: magnitudes, then \
+         signs."
     );
     say!();
     say!(
@@ -359,14 +373,14 @@ fn signed_table(subjects: &[&Subject], sizes: &Sizes, trimesh: Option<&Trimesh>)
     say!("|---|---|---|---|---|---|---|---|---|---|---|");
     let mut csv = String::from("mesh,points,n,ours_1,ours_all,threads,box_tests,tri_tests,parry,trimesh,trimesh_n\n");
     let check = |s: &Subject, points: &[Vec3], ours: &[f64], theirs: &[f64]| {
-        let magnitude = ours.iter().zip(theirs).filter(|(a, b)| !close(a.abs(), b.abs())).count();
+        let magnitude = ours.iter().zip(theirs).filter(|(a, b)| !close(a.abs(), b.abs(), s.scale)).count();
         let sign = ours.iter().zip(theirs).filter(|(a, b)| (**a < 0.0) != (**b < 0.0)).count();
         let inside: Vec<bool> = ours.iter().map(|d| *d < 0.0).collect();
         let theirs_inside: Vec<bool> = theirs.iter().map(|d| *d < 0.0).collect();
         format!(
             "{}{}; {}{}",
             verdict(magnitude, ours.len().min(theirs.len()), "magnitudes differ"),
-            settle(&s.tris, points, ours, theirs),
+            settle(&s.tris, points, ours, theirs, s.scale),
             if sign == 0 { "signs ok".to_string() } else { format!("**{sign} signs differ**") },
             settle_sides(&s.tris, points, &inside, &theirs_inside)
         )
@@ -587,8 +601,11 @@ fn ray_table(subjects: &[&Subject], sizes: &Sizes) -> String {
         }));
         let hits = first.iter().filter(|h| h.is_some()).count();
         let miss = first.iter().zip(&theirs).filter(|(a, b)| a.is_some() != b.is_some()).count();
-        let t_differ =
-            first.iter().zip(&theirs).filter(|(a, b)| matches!((a, b), (Some(h), Some(t)) if !close(h.t, *t))).count();
+        let t_differ = first
+            .iter()
+            .zip(&theirs)
+            .filter(|(a, b)| matches!((a, b), (Some(h), Some(t)) if !close(h.t, *t, 0.0)))
+            .count();
         let check = format!("hit/miss {}; t {}", verdict(miss, n, "differ"), verdict(t_differ, hits, "differ"));
         row(&mut csv, s, "first hit", n, hits, (ours1, ours_all), work, parry_rate, &check);
 
