@@ -121,9 +121,16 @@ fn rate(t: Timing) -> f64 {
     1e6 / t.median
 }
 
-/// A rate as a table shows it: thousands per second.
+/// A rate as a table shows it: thousands per second (a decimal below 10k, two below 1k).
 fn k(rate: f64) -> String {
-    format!("{:.0}k", rate / 1e3)
+    let k = rate / 1e3;
+    if k >= 10.0 {
+        format!("{k:.0}k")
+    } else if k >= 1.0 {
+        format!("{k:.1}k")
+    } else {
+        format!("{k:.2}k")
+    }
 }
 
 fn vector(p: &Vec3) -> Vector {
