@@ -277,10 +277,12 @@ pub fn run(quick: bool, repeats: usize) -> Vec<(String, String)> {
 
     let mut csvs = Vec::new();
     let tm = trimesh.as_ref().ok();
-    csvs.push(("solid_closest.csv".into(), closest_table(&[&bunny, &dragon, &armadillo], &sizes, tm)));
-    csvs.push(("solid_signed.csv".into(), signed_table(&[&armadillo, &filled, &turbine], &sizes, tm)));
-    csvs.push(("solid_contains.csv".into(), contains_table(&[&armadillo, &filled, &turbine], &sizes, tm)));
-    csvs.push(("solid_rays.csv".into(), ray_table(&[&bunny, &dragon, &armadillo], &sizes)));
+    // The issue's meshes (bunny and dragon open) and the closed ones.
+    let (issue, closed) = ([&bunny, &dragon, &armadillo], [&armadillo, &filled, &turbine]);
+    csvs.push(("solid_closest.csv".into(), distance_table(Distance::Closest, &issue, &sizes, tm)));
+    csvs.push(("solid_signed.csv".into(), distance_table(Distance::Signed, &closed, &sizes, tm)));
+    csvs.push(("solid_contains.csv".into(), contains_table(&closed, &sizes, tm)));
+    csvs.push(("solid_rays.csv".into(), ray_table(&issue, &sizes)));
     csvs.push(("solid_pairs.csv".into(), pair_table(&filled, &armadillo, &sizes)));
     csvs
 }
@@ -291,143 +293,123 @@ fn point_sets(s: &Subject, n: usize) -> [(&'static str, Vec<Vec3>); 2] {
     [("box +10 %", rng.box_points(&s.tris, n)), ("near surface", rng.near_points(&s.tris, n))]
 }
 
-fn closest_table(subjects: &[&Subject], sizes: &Sizes, trimesh: Option<&Trimesh>) -> String {
-    let threads = cores();
-    say!("\n### Closest point\n");
-    say!(
-        "parry: `TriMesh::project_local_point(p, solid = false)`; trimesh: `trimesh.proximity.closest_point`. \
-         Work: box and triangle tests per point of ours (1 thread)."
-    );
-    say!();
-    say!(
-        "| mesh | points | ours 1 /s | ours {threads} /s | box / tri tests | parry /s | ours 1 / parry | parry check | trimesh /s | ours 1 / trimesh | trimesh check |"
-    );
-    say!("|---|---|---|---|---|---|---|---|---|---|---|");
-    let mut csv = String::from("mesh,points,n,ours_1,ours_all,threads,box_tests,tri_tests,parry,trimesh,trimesh_n\n");
-    for s in subjects {
-        for (kind, points) in point_sets(s, sizes.points) {
-            let n = points.len();
-            let mut out = vec![None::<ClosestPoint>; n];
-            let query = |p: &[Vec3], o: &mut [Option<ClosestPoint>]| {
-                let w = closest_points(&s.model, p, f64::INFINITY, o).expect("valid points");
-                (w.bv_tests, w.tri_tests)
-            };
-            let mut work = (0, 0);
-            let ours1 = rate(time_passes(sizes.repeats, n, || work = split(1, &points, &mut out, query)));
-            let ours_all = rate(time_passes(sizes.repeats, n, || {
-                split(threads, &points, &mut out, query);
-            }));
-            let ours: Vec<f64> = out.iter().map(|c| c.expect("no bound").distance).collect();
+/// Times our batch `query` on `input` into `out` on one thread and on every core; returns
+/// the two rates and the work counts of one pass.
+fn time_ours<I: Sync, O: Send>(
+    repeats: usize,
+    input: &[I],
+    out: &mut [O],
+    query: impl Fn(&[I], &mut [O]) -> (u64, u64) + Sync,
+) -> (f64, f64, (u64, u64)) {
+    let n = input.len();
+    let mut work = (0, 0);
+    let one = rate(time_passes(repeats, n, || work = split(1, input, out, &query)));
+    let all = rate(time_passes(repeats, n, || {
+        split(cores(), input, out, &query);
+    }));
+    (one, all, work)
+}
 
-            let mut theirs = vec![0.0; n];
-            let parry_rate = rate(time_passes(sizes.repeats, n, || {
-                for (p, d) in points.iter().zip(&mut theirs) {
-                    let v = vector(p);
-                    *d = (s.parry.project_local_point(v, false).point - v).length();
-                }
-            }));
-            let differ = ours.iter().zip(&theirs).filter(|(a, b)| !close(**a, **b, s.scale)).count();
-            let parry_check = verdict(differ, n, "differ") + &settle(&s.tris, &points, &ours, &theirs, s.scale);
-            let (tm_rate, tm_check) = match trimesh.map(|t| t.run("closest", &s.tris, &points[..sizes.trimesh])) {
-                Some(Ok((d, secs, _))) => {
-                    let differ = ours.iter().zip(&d).filter(|(a, b)| !close(**a, **b, s.scale)).count();
-                    let check = verdict(differ, d.len(), "differ") + &settle(&s.tris, &points, &ours, &d, s.scale);
-                    (Some(d.len() as f64 / secs), check)
-                }
-                Some(Err(e)) => (None, e),
-                None => (None, "—".into()),
-            };
+/// Closest-point distances or signed distances.
+#[derive(Clone, Copy, PartialEq)]
+enum Distance {
+    Closest,
+    Signed,
+}
+
+/// Compares distances (signed: their signs too) with ours and settles the disagreements.
+fn check_distances(s: &Subject, points: &[Vec3], ours: &[f64], theirs: &[f64], query: Distance) -> String {
+    let n = ours.len().min(theirs.len());
+    let magnitude = ours.iter().zip(theirs).filter(|(a, b)| !close(a.abs(), b.abs(), s.scale)).count();
+    let what = if query == Distance::Signed { "magnitudes differ" } else { "differ" };
+    let mut check = verdict(magnitude, n, what) + &settle(&s.tris, points, ours, theirs, s.scale);
+    if query == Distance::Signed {
+        let inside: Vec<bool> = ours.iter().map(|d| *d < 0.0).collect();
+        let theirs_inside: Vec<bool> = theirs.iter().map(|d| *d < 0.0).collect();
+        let sign = inside.iter().zip(&theirs_inside).filter(|(a, b)| a != b).count();
+        check += &if sign == 0 { "; signs ok".to_string() } else { format!("; **{sign} signs differ**") };
+        check += &settle_sides(&s.tris, points, &inside, &theirs_inside);
+    }
+    check
+}
+
+fn distance_table(query: Distance, subjects: &[&Subject], sizes: &Sizes, trimesh: Option<&Trimesh>) -> String {
+    let threads = cores();
+    match query {
+        Distance::Closest => {
+            say!("\n### Closest point\n");
             say!(
-                "| {} | {kind} | {} | {} | {:.1} / {:.1} | {} | {:.1}× | {parry_check} | {} | {} | {tm_check} |",
-                s.label(),
-                k(ours1),
-                k(ours_all),
-                work.0 as f64 / n as f64,
-                work.1 as f64 / n as f64,
-                k(parry_rate),
-                ours1 / parry_rate,
-                tm_rate.map_or("—".into(), k),
-                tm_rate.map_or("—".into(), |r| format!("{:.0}×", ours1 / r)),
+                "parry: `TriMesh::project_local_point(p, solid = false)`; trimesh: `trimesh.proximity.closest_point`. \
+                 Work: box and triangle tests per point of ours (1 thread)."
             );
-            let _ = writeln!(
-                csv,
-                "{},{kind},{n},{ours1:.0},{ours_all:.0},{threads},{:.2},{:.2},{parry_rate:.0},{},{}",
-                s.name,
-                work.0 as f64 / n as f64,
-                work.1 as f64 / n as f64,
-                tm_rate.map_or(String::new(), |r| format!("{r:.0}")),
-                sizes.trimesh
+        }
+        Distance::Signed => {
+            say!("\n### Signed distance (closed meshes)\n");
+            say!(
+                "Ours: `signed_distances` (closest point, then the exact winding number; negative inside). parry: \
+                 `project_local_point(p, solid = true)` on a TriMesh built with `MERGE_DUPLICATE_VERTICES | ORIENTED` \
+                 (inside decided by its pseudo-normals); distance |p − projection|. trimesh: \
+                 `trimesh.proximity.signed_distance` (positive inside: compared as its negation). Checks: magnitudes, \
+                 then signs."
             );
         }
     }
-    csv
-}
-
-fn signed_table(subjects: &[&Subject], sizes: &Sizes, trimesh: Option<&Trimesh>) -> String {
-    let threads = cores();
-    say!("\n### Signed distance (closed meshes)\n");
-    say!(
-        "Ours: `signed_distances` (closest point, then the exact winding number; negative inside). parry: \
-         `project_local_point(p, solid = true)` on a TriMesh built with `MERGE_DUPLICATE_VERTICES | ORIENTED` \
-         (inside decided by its pseudo-normals); distance |p − projection|. trimesh: \
-         `trimesh.proximity.signed_distance` (positive inside: compared as its negation). Checks: magnitudes, then \
-         signs."
-    );
     say!();
     say!(
         "| mesh | points | ours 1 /s | ours {threads} /s | box / tri tests | parry /s | ours 1 / parry | parry check | trimesh /s | ours 1 / trimesh | trimesh check |"
     );
     say!("|---|---|---|---|---|---|---|---|---|---|---|");
     let mut csv = String::from("mesh,points,n,ours_1,ours_all,threads,box_tests,tri_tests,parry,trimesh,trimesh_n\n");
-    let check = |s: &Subject, points: &[Vec3], ours: &[f64], theirs: &[f64]| {
-        let magnitude = ours.iter().zip(theirs).filter(|(a, b)| !close(a.abs(), b.abs(), s.scale)).count();
-        let sign = ours.iter().zip(theirs).filter(|(a, b)| (**a < 0.0) != (**b < 0.0)).count();
-        let inside: Vec<bool> = ours.iter().map(|d| *d < 0.0).collect();
-        let theirs_inside: Vec<bool> = theirs.iter().map(|d| *d < 0.0).collect();
-        format!(
-            "{}{}; {}{}",
-            verdict(magnitude, ours.len().min(theirs.len()), "magnitudes differ"),
-            settle(&s.tris, points, ours, theirs, s.scale),
-            if sign == 0 { "signs ok".to_string() } else { format!("**{sign} signs differ**") },
-            settle_sides(&s.tris, points, &inside, &theirs_inside)
-        )
-    };
     for s in subjects {
-        let oriented = s.parry_oriented.as_ref().expect("a closed mesh");
+        let parry_mesh = match query {
+            Distance::Closest => &s.parry,
+            Distance::Signed => s.parry_oriented.as_ref().expect("a closed mesh"),
+        };
         for (kind, points) in point_sets(s, sizes.points) {
             let n = points.len();
-            let mut out = vec![0.0; n];
-            let query = |p: &[Vec3], o: &mut [f64]| signed_distances(&s.model, p, o, None).expect("a closed model");
-            let mut work = (0, 0);
-            let ours1 = rate(time_passes(sizes.repeats, n, || work = split(1, &points, &mut out, query)));
-            let ours_all = rate(time_passes(sizes.repeats, n, || {
-                split(threads, &points, &mut out, query);
-            }));
+            let (ours1, ours_all, work, ours) = match query {
+                Distance::Closest => {
+                    let mut out = vec![None::<ClosestPoint>; n];
+                    let (one, all, work) = time_ours(sizes.repeats, &points, &mut out, |p, o| {
+                        let w = closest_points(&s.model, p, f64::INFINITY, o).expect("valid points");
+                        (w.bv_tests, w.tri_tests)
+                    });
+                    (one, all, work, out.iter().map(|c| c.expect("no bound").distance).collect::<Vec<f64>>())
+                }
+                Distance::Signed => {
+                    let mut out = vec![0.0; n];
+                    let (one, all, work) = time_ours(sizes.repeats, &points, &mut out, |p, o| {
+                        signed_distances(&s.model, p, o, None).expect("a closed model")
+                    });
+                    (one, all, work, out)
+                }
+            };
             let mut theirs = vec![0.0; n];
             let parry_rate = rate(time_passes(sizes.repeats, n, || {
                 for (p, d) in points.iter().zip(&mut theirs) {
                     let v = vector(p);
-                    let proj = oriented.project_local_point(v, true);
+                    let proj = parry_mesh.project_local_point(v, query == Distance::Signed);
                     let distance = (proj.point - v).length();
-                    *d = if proj.is_inside { -distance } else { distance };
+                    *d = if proj.is_inside && query == Distance::Signed { -distance } else { distance };
                 }
             }));
-            let parry_check = check(s, &points, &out, &theirs);
-            let (tm_rate, tm_check) = match trimesh.map(|t| t.run("signed", &s.tris, &points[..sizes.trimesh])) {
+            let parry_check = check_distances(s, &points, &ours, &theirs, query);
+            let script_query = if query == Distance::Signed { "signed" } else { "closest" };
+            let (tm_rate, tm_check) = match trimesh.map(|t| t.run(script_query, &s.tris, &points[..sizes.trimesh])) {
                 Some(Ok((d, secs, _))) => {
-                    let negated: Vec<f64> = d.iter().map(|x| -x).collect();
-                    (Some(d.len() as f64 / secs), check(s, &points, &out[..d.len()], &negated))
+                    // trimesh's signed distances are positive inside.
+                    let d: Vec<f64> = if query == Distance::Signed { d.iter().map(|x| -x).collect() } else { d };
+                    (Some(d.len() as f64 / secs), check_distances(s, &points, &ours, &d, query))
                 }
                 Some(Err(e)) => (None, e),
                 None => (None, "—".into()),
             };
+            let (b, t) = (work.0 as f64 / n as f64, work.1 as f64 / n as f64);
             say!(
-                "| {} | {kind} | {} | {} | {:.1} / {:.1} | {} | {:.1}× | {parry_check} | {} | {} | {tm_check} |",
+                "| {} | {kind} | {} | {} | {b:.1} / {t:.1} | {} | {:.1}× | {parry_check} | {} | {} | {tm_check} |",
                 s.label(),
                 k(ours1),
                 k(ours_all),
-                work.0 as f64 / n as f64,
-                work.1 as f64 / n as f64,
                 k(parry_rate),
                 ours1 / parry_rate,
                 tm_rate.map_or("—".into(), k),
@@ -435,10 +417,8 @@ fn signed_table(subjects: &[&Subject], sizes: &Sizes, trimesh: Option<&Trimesh>)
             );
             let _ = writeln!(
                 csv,
-                "{},{kind},{n},{ours1:.0},{ours_all:.0},{threads},{:.2},{:.2},{parry_rate:.0},{},{}",
+                "{},{kind},{n},{ours1:.0},{ours_all:.0},{threads},{b:.2},{t:.2},{parry_rate:.0},{},{}",
                 s.name,
-                work.0 as f64 / n as f64,
-                work.1 as f64 / n as f64,
                 tm_rate.map_or(String::new(), |r| format!("{r:.0}")),
                 sizes.trimesh
             );
@@ -499,15 +479,10 @@ fn contains_table(subjects: &[&Subject], sizes: &Sizes, trimesh: Option<&Trimesh
         let points = Rng(0xc0_4a1e ^ s.tris.len() as u64).box_points(&s.tris, sizes.points);
         let n = points.len();
         let mut out = vec![Winding::OnSurface; n];
-        let query = |p: &[Vec3], o: &mut [Winding]| {
+        let (ours1, ours_all, work) = time_ours(sizes.repeats, &points, &mut out, |p, o| {
             let w = contains(&s.model, p, o).expect("a closed model");
             (w.box_tests, w.triangle_tests)
-        };
-        let mut work = (0, 0);
-        let ours1 = rate(time_passes(sizes.repeats, n, || work = split(1, &points, &mut out, query)));
-        let ours_all = rate(time_passes(sizes.repeats, n, || {
-            split(threads, &points, &mut out, query);
-        }));
+        });
         let ours: Vec<bool> = out.iter().map(|w| w.is_inside()).collect();
         let inside = ours.iter().filter(|&&i| i).count();
 
@@ -591,15 +566,10 @@ fn ray_table(subjects: &[&Subject], sizes: &Sizes) -> String {
         let n = rays.len();
 
         let mut first = vec![None::<RayHit>; n];
-        let query = |r: &[Ray], o: &mut [Option<RayHit>]| {
+        let (ours1, ours_all, work) = time_ours(sizes.repeats, &rays, &mut first, |r, o| {
             let w = ray_first_hits(&s.model, r, f64::INFINITY, o).expect("valid rays");
             (w.box_tests, w.triangle_tests)
-        };
-        let mut work = (0, 0);
-        let ours1 = rate(time_passes(sizes.repeats, n, || work = split(1, &rays, &mut first, query)));
-        let ours_all = rate(time_passes(sizes.repeats, n, || {
-            split(threads, &rays, &mut first, query);
-        }));
+        });
         let mut theirs = vec![None; n];
         let parry_rate = rate(time_passes(sizes.repeats, n, || {
             for (r, t) in parry_rays.iter().zip(&mut theirs) {
@@ -617,14 +587,10 @@ fn ray_table(subjects: &[&Subject], sizes: &Sizes) -> String {
         row(&mut csv, s, "first hit", n, hits, (ours1, ours_all), work, parry_rate, &check);
 
         let mut any = vec![false; n];
-        let query = |r: &[Ray], o: &mut [bool]| {
+        let (ours1, ours_all, work) = time_ours(sizes.repeats, &rays, &mut any, |r, o| {
             let w = ray_any_hits(&s.model, r, f64::INFINITY, o).expect("valid rays");
             (w.box_tests, w.triangle_tests)
-        };
-        let ours1 = rate(time_passes(sizes.repeats, n, || work = split(1, &rays, &mut any, query)));
-        let ours_all = rate(time_passes(sizes.repeats, n, || {
-            split(threads, &rays, &mut any, query);
-        }));
+        });
         let mut theirs = vec![false; n];
         let parry_rate = rate(time_passes(sizes.repeats, n, || {
             for (r, t) in parry_rays.iter().zip(&mut theirs) {
