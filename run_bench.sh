@@ -4,7 +4,8 @@
 # (`cargo build --release`: target/release/librapidpqp.a, which the benchmark's C harness
 # links), then builds and runs the benchmark. Arguments go to the benchmark; `--help` lists
 # them (--quick, --full, --case NAME, --legacy-only, --batch-only, --list). Tables go to stdout
-# and benches/results/<machine>/ (report.md and CSVs).
+# and benches/results/<machine>/ (report.md and CSVs). For the solid scene it also makes the
+# Python venv of its trimesh peer (scripts/bench_venv.sh) when PyPI is reachable.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -13,6 +14,10 @@ case " $* " in
 *)
     if ! scripts/install_fcl.sh; then
         echo "run_bench.sh: FCL could not be installed; the benchmark runs without it" >&2
+    fi
+    # trimesh, the solid scene's Python peer: only when that scene may run.
+    if [[ " $* " != *" --case "* || " $* " == *solid* ]] && ! scripts/bench_venv.sh; then
+        echo "run_bench.sh: no trimesh venv (PyPI unreachable?); the solid scene runs without trimesh" >&2
     fi
     cargo build --release
     ;;

@@ -20,7 +20,7 @@ use crate::bv::obb::{CollideNode, NodePair, PackedFrame, orthonormal_frame, prin
 use crate::bv::sphere::{PointSet, Sphere, Support};
 use crate::bv::{Obb, Rss};
 use crate::math::{Mat3, Placement, RANGE_LIMIT, Triangle, Vec3, triangle_is_finite};
-pub use solid::{SolidError, SolidFacts};
+pub use solid::{SolidError, SolidFacts, fill_holes};
 
 /// Why a model could not be built or a triangle was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,11 +3,9 @@
 //! brute force (every triangle) with the solid-angle winding number as the independent side
 //! test.
 
-mod common;
-
-use common::fill_holes;
 use rapidpqp::geometry::tri_distance::point_triangle_distance;
 use rapidpqp::io::load_obj;
+use rapidpqp::model::fill_holes;
 use rapidpqp::query::{
     CollideRequest, CollideResult, SeparationBound, SolidRelation, Winding, closest_point, collide, contains,
     separation, signed_distances, solid_collide,

@@ -191,17 +191,17 @@ impl Bench {
         let mut first: Option<(BoxTest, Answers)> = None;
         for box_test in BoxTest::ALL {
             let answers = self.run(scenario, a, b, poses, Query::Collide { first: false, box_test }, reference);
-            if let Some((test0, answers0)) = &first {
-                if let Some(k) = (0..poses.len()).find(|&k| answers.pairs[k] != answers0.pairs[k]) {
-                    eprintln!(
-                        "FATAL: {scenario}: box tests {} and {} give different contacts at pose {k} ({} and {} pairs)",
-                        box_test_label(*test0),
-                        box_test_label(box_test),
-                        answers0.pairs[k].len(),
-                        answers.pairs[k].len()
-                    );
-                    std::process::exit(1);
-                }
+            if let Some((test0, answers0)) = &first
+                && let Some(k) = (0..poses.len()).find(|&k| answers.pairs[k] != answers0.pairs[k])
+            {
+                eprintln!(
+                    "FATAL: {scenario}: box tests {} and {} give different contacts at pose {k} ({} and {} pairs)",
+                    box_test_label(*test0),
+                    box_test_label(box_test),
+                    answers0.pairs[k].len(),
+                    answers.pairs[k].len()
+                );
+                std::process::exit(1);
             }
             if box_test == BoxTest::default() {
                 default = Some(self.rows.len() - 1);

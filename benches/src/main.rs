@@ -24,6 +24,7 @@ mod nbody;
 mod originals;
 mod peers;
 mod shapes;
+mod solid;
 mod timing;
 mod trajectory;
 
@@ -35,7 +36,7 @@ const PASSES: usize = 5;
 const TRAJECTORY_STEPS: usize = 1000;
 
 /// The scenes, in the order a full run takes them: name and what it measures.
-const SCENES: [(&str, &str); 16] = [
+const SCENES: [(&str, &str); 17] = [
     ("tori", "legacy C entry points, Rust core, originals and FCL on the tori fixture case"),
     ("soup", "the same on the soup fixture case"),
     ("bunny_sphere", "the same on the bunny_sphere fixture case"),
@@ -52,6 +53,10 @@ const SCENES: [(&str, &str); 16] = [
     ("scenario1", "Rust core: Scenario I, two bunny_15k at sphere-method poses"),
     ("batch", "the batched C API on bunny_sphere: 1 thread vs every core"),
     ("nbody", "the V-COLLIDE 2.01 scene and n-body scenes of 50-800 tori"),
+    (
+        "solid",
+        "closest point, signed distance, containment, rays, solid collide and separation, with parry3d-f64 and trimesh",
+    ),
 ];
 
 fn usage() -> String {
@@ -62,7 +67,8 @@ fn usage() -> String {
          with its CSVs; runs of selected scenes write into benches/results/<machine>/partial/.\n\
          \n\
          \x20 --quick        fewer repeats in the Rust-core scenes (the legacy and trajectory tables always take\n\
-         \x20                the median of 5 passes, as ORIGINALS.md)\n\
+         \x20                the median of 5 passes, as ORIGINALS.md); in the solid scene also 50,000 points\n\
+         \x20                and rays instead of 200,000\n\
          \x20 --full         Scenario I with the paper's 15°/60° sampling instead of 45°/120°\n\
          \x20 --case NAME    run only this scene (repeatable; NAME,NAME also works)\n\
          \x20 --legacy-only  only the legacy C table (the five fixture cases)\n\
@@ -189,6 +195,9 @@ fn main() {
     }
     if run("nbody") {
         csvs.push(("nbody.csv".into(), nbody::run(if options.quick { 3 } else { 5 })));
+    }
+    if run("solid") {
+        csvs.extend(solid::run(options.quick, repeats));
     }
     if bench.has_rows() {
         bench.print_peers();

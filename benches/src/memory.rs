@@ -223,7 +223,9 @@ pub fn large(failures: &mut Vec<String>) -> String {
          (`model_from_bytes`, every check on). MB = 10^6 bytes. Targets (issue 13): peak at most twice the \
          finished model; loading at least 20 times faster than building.\n"
     );
-    say!("| triangles | build s | peak MB (B/tri) | finished MB (B/tri) | peak / finished | serialized MB | load s | build / load |");
+    say!(
+        "| triangles | build s | peak MB (B/tri) | finished MB (B/tri) | peak / finished | serialized MB | load s | build / load |"
+    );
     say!("|---|---|---|---|---|---|---|---|");
     let mut csv = String::from("triangles,build_s,peak_bytes,finished_bytes,serialized_bytes,load_s\n");
     for n in [1_000_000usize, 2_000_000, 4_000_000] {
@@ -240,9 +242,11 @@ pub fn large(failures: &mut Vec<String>) -> String {
             }
         };
         let text = String::from_utf8_lossy(&out.stdout).to_string();
-        let Some(v) = text.lines().find_map(|l| l.strip_prefix("large ")).map(|l| {
-            l.split(' ').map(|w| w.parse::<f64>().unwrap_or(f64::NAN)).collect::<Vec<f64>>()
-        }) else {
+        let Some(v) = text
+            .lines()
+            .find_map(|l| l.strip_prefix("large "))
+            .map(|l| l.split(' ').map(|w| w.parse::<f64>().unwrap_or(f64::NAN)).collect::<Vec<f64>>())
+        else {
             failures.push(format!("large {n}: no result line"));
             continue;
         };

@@ -27,10 +27,21 @@ pub mod parry {
 
     use parry3d_f64::math::{Matrix, Pose as ParryPose, Rotation, Vector};
     use parry3d_f64::query;
-    use parry3d_f64::shape::TriMesh;
+    use parry3d_f64::shape::{TriMesh, TriMeshFlags};
     use rapidpqp::{Placement, Triangle};
 
+    /// A triangle soup as parry's mesh: three vertices per triangle, nothing merged.
     pub fn mesh(tris: &[Triangle]) -> TriMesh {
+        mesh_with_flags(tris, TriMeshFlags::empty())
+    }
+
+    /// A closed mesh for parry's inside/outside answers: vertices merged (exact coordinates)
+    /// and `ORIENTED`, so that its pseudo-normals decide whether a point is inside.
+    pub fn oriented_mesh(tris: &[Triangle]) -> TriMesh {
+        mesh_with_flags(tris, TriMeshFlags::MERGE_DUPLICATE_VERTICES | TriMeshFlags::ORIENTED)
+    }
+
+    fn mesh_with_flags(tris: &[Triangle], flags: TriMeshFlags) -> TriMesh {
         let mut vertices = Vec::with_capacity(3 * tris.len());
         let mut indices = Vec::with_capacity(tris.len());
         for (k, t) in tris.iter().enumerate() {
@@ -40,7 +51,7 @@ pub mod parry {
             let k = 3 * k as u32;
             indices.push([k, k + 1, k + 2]);
         }
-        TriMesh::new(vertices, indices).expect("parry trimesh")
+        TriMesh::with_flags(vertices, indices, flags).expect("parry trimesh")
     }
 
     fn pose(p: &Placement) -> ParryPose {

@@ -1,4 +1,5 @@
-//! Scene geometry made in code: tori, UV spheres, placements.
+//! Scene geometry made in code: tori, UV spheres, boxes, placements, and seeded samples of
+//! query points and rays around a mesh.
 
 use std::f64::consts::PI;
 
@@ -53,12 +54,7 @@ pub fn uv_sphere(r: f64, stacks: usize, slices: usize) -> Vec<Triangle> {
 
 /// Bounding sphere as the fixtures define it: centre of the bounding box, largest distance.
 pub fn bounding_sphere(tris: &[Triangle]) -> (Vec3, f64) {
-    let mut lo = Vec3::repeat(f64::INFINITY);
-    let mut hi = Vec3::repeat(f64::NEG_INFINITY);
-    for p in tris.iter().flatten() {
-        lo = lo.inf(p);
-        hi = hi.sup(p);
-    }
+    let (lo, hi) = bounds(tris);
     let c = (lo + hi) / 2.0;
     (c, tris.iter().flatten().map(|p| (p - c).norm()).fold(0.0, f64::max))
 }
@@ -82,4 +78,87 @@ pub fn bumpy_torus(n: usize) -> Vec<Triangle> {
     }
     tris.truncate(n);
     tris
+}
+
+/// The box `[lo, hi]` as 12 triangles, normals outward.
+pub fn cuboid(lo: Vec3, hi: Vec3) -> Vec<Triangle> {
+    let p = |i: usize| {
+        Vec3::new(
+            if i & 1 == 0 { lo.x } else { hi.x },
+            if i & 2 == 0 { lo.y } else { hi.y },
+            if i & 4 == 0 { lo.z } else { hi.z },
+        )
+    };
+    // Each face as a quad, counter-clockwise seen from outside.
+    let quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
+    quads.iter().flat_map(|q| [[p(q[0]), p(q[1]), p(q[2])], [p(q[0]), p(q[2]), p(q[3])]]).collect()
+}
+
+/// The bounding box of the triangles' corners.
+pub fn bounds(tris: &[Triangle]) -> (Vec3, Vec3) {
+    let lo = tris.iter().flatten().fold(Vec3::repeat(f64::INFINITY), |a, p| a.inf(p));
+    let hi = tris.iter().flatten().fold(Vec3::repeat(f64::NEG_INFINITY), |a, p| a.sup(p));
+    (lo, hi)
+}
+
+/// xorshift64*: deterministic samples.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in the unit cube [0, 1)³.
+    pub fn vec(&mut self) -> Vec3 {
+        Vec3::new(self.unit(), self.unit(), self.unit())
+    }
+
+    /// `n` points uniform in the bounding box of `tris` grown by 10 % (5 % each side), as
+    /// `examples/point_queries.rs` and `scripts/trimesh_closest_point.py` sample them.
+    pub fn box_points(&mut self, tris: &[Triangle], n: usize) -> Vec<Vec3> {
+        let (lo, hi) = bounds(tris);
+        (0..n).map(|_| lo - (hi - lo) * 0.05 + (hi - lo).component_mul(&self.vec()) * 1.1).collect()
+    }
+
+    /// `n` points near the surface: a uniform point of a random triangle moved by up to 1 % of
+    /// the bounding box's diagonal along each axis.
+    pub fn near_points(&mut self, tris: &[Triangle], n: usize) -> Vec<Vec3> {
+        let (lo, hi) = bounds(tris);
+        let diag = (hi - lo).norm();
+        (0..n)
+            .map(|_| {
+                let t = tris[(self.unit() * tris.len() as f64) as usize];
+                let (u, v) = (self.unit(), self.unit());
+                let (u, v) = if u + v > 1.0 { (1.0 - u, 1.0 - v) } else { (u, v) };
+                let on = t[0] + (t[1] - t[0]) * u + (t[2] - t[0]) * v;
+                on + (self.vec() * 2.0 - Vec3::repeat(1.0)) * (0.01 * diag)
+            })
+            .collect()
+    }
+
+    /// `n` rays (origin, direction) from random points of a sphere around `tris` (radius the
+    /// bounding box's diagonal, about the box's centre) towards random points of the box, as
+    /// `examples/ray_queries.rs` casts them; the direction's length is the distance to the
+    /// target.
+    pub fn rays(&mut self, tris: &[Triangle], n: usize) -> Vec<(Vec3, Vec3)> {
+        let (lo, hi) = bounds(tris);
+        let (centre, size) = ((lo + hi) * 0.5, (hi - lo).norm());
+        (0..n)
+            .map(|_| {
+                let dir = loop {
+                    let v = self.vec() * 2.0 - Vec3::repeat(1.0);
+                    if v.norm() > 0.1 && v.norm() <= 1.0 {
+                        break v.normalize();
+                    }
+                };
+                let origin = centre + dir * size;
+                (origin, lo + (hi - lo).component_mul(&self.vec()) - origin)
+            })
+            .collect()
+    }
 }

@@ -175,6 +175,68 @@ impl SolidFacts {
     }
 }
 
+/// `triangles` with each hole closed: the input triangles, then for every boundary loop a fan
+/// of triangles from each of its edges to the centroid of the loop's vertices, oriented to
+/// agree with the neighbouring faces. Meant for scanned meshes with a few small, roughly
+/// planar holes (the bundled bunny's): the fan of a strongly curved or non-convex loop can
+/// fold over or cross the surface, and then the result is closed but does not bound the
+/// solid one would expect.
+///
+/// Vertices are welded as [`SolidFacts`] welds them (exact coordinates); a boundary edge is
+/// an edge used by one face only. The loops are the chains of boundary edges taken head to
+/// tail, in the faces' direction; at a vertex where two loops meet they are walked in the
+/// order found, which closes both. Non-manifold and misoriented edges are left as they are
+/// (the result is then not closed either), and so is a chain of boundary edges that does not
+/// come back to its start. Collapsed triangles are kept and add no boundary edge.
+pub fn fill_holes(triangles: &[Triangle]) -> Vec<Triangle> {
+    let (corners, _) = weld(triangles);
+    let is_face = |c: &[usize; 3]| c[0] != c[1] && c[1] != c[2] && c[2] != c[0];
+    // Uses of each undirected edge, and the directed edges (with a coordinate of their tail).
+    let mut uses: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut directed = Vec::new();
+    for (t, c) in triangles.iter().zip(&corners).filter(|(_, c)| is_face(c)) {
+        for k in 0..3 {
+            let (u, v) = (c[k], c[(k + 1) % 3]);
+            *uses.entry((u.min(v), u.max(v))).or_insert(0) += 1;
+            directed.push((u, v, t[k]));
+        }
+    }
+    // The boundary edges leaving each vertex (several where loops meet).
+    let mut leaving: HashMap<usize, Vec<(usize, Vec3)>> = HashMap::new();
+    for &(u, v, p) in &directed {
+        if uses[&(u.min(v), u.max(v))] == 1 {
+            leaving.entry(u).or_default().push((v, p));
+        }
+    }
+    let mut out = triangles.to_vec();
+    let mut starts: Vec<usize> = leaving.keys().copied().collect();
+    starts.sort_unstable();
+    for start in starts {
+        // Walk from `start` along unused boundary edges until back at `start`.
+        while leaving.get(&start).is_some_and(|e| !e.is_empty()) {
+            let mut chain: Vec<(usize, Vec3)> = Vec::new();
+            let mut at = start;
+            while let Some((next, p)) = leaving.get_mut(&at).and_then(Vec::pop) {
+                chain.push((at, p));
+                at = next;
+                if at == start {
+                    break;
+                }
+            }
+            if at != start || chain.len() < 3 {
+                continue;
+            }
+            let centroid = chain.iter().fold(Vec3::zeros(), |s, (_, p)| s + p) / chain.len() as f64;
+            // The face has the edge a→b; the fill uses it b→a.
+            for k in 0..chain.len() {
+                let (a, b) = (chain[k].1, chain[(k + 1) % chain.len()].1);
+                out.push([b, a, centroid]);
+            }
+        }
+    }
+    out
+}
+
 /// The welded vertex of every corner (`corners[t][k]` for corner `k` of triangle `t`) and
 /// the number of distinct vertices.
 fn weld(triangles: &[Triangle]) -> (Vec<[usize; 3]>, usize) {
@@ -537,5 +599,37 @@ mod tests {
             }
         }
         assert!(!closed.is_empty());
+    }
+
+    /// Filling holes: a cube without its top closes with the top's volume (the fan is flat),
+    /// two holes meeting at a corner both close, a closed model comes back as it was, and
+    /// the bundled bunny (223 boundary edges) closes with outward normals.
+    #[test]
+    fn fill_holes_closes_open_models() {
+        let whole = cube(2.0, Vec3::zeros());
+        assert_eq!(fill_holes(&whole), whole);
+        // The quads are bottom, top, ...: leave out the top's two triangles.
+        let open: Vec<Triangle> = [&whole[..2], &whole[4..]].concat();
+        assert_eq!(facts(&open).boundary_edges, 4);
+        let filled = fill_holes(&open);
+        assert_eq!(filled.len(), open.len() + 4);
+        assert_eq!(&filled[..open.len()], &open[..]);
+        let f = facts(&filled);
+        assert_closed(&f);
+        assert_eq!(f.signed_volume, 8.0);
+        // Two tetrahedra sharing the origin, each missing a face through it: the two loops
+        // meet there.
+        let (t1, t2) = (tetrahedron(6.0, Vec3::zeros()), tetrahedron(6.0, v(-6.0, 0.0, 0.0)));
+        let pinched: Vec<Triangle> = [&t1[1..], &t2[1..]].concat();
+        let f = facts(&fill_holes(&pinched));
+        assert_closed(&f);
+        assert_eq!((f.components, f.signed_volume), (1, 72.0));
+
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes/bunny.obj");
+        let bunny = crate::io::load_obj(path).unwrap().triangles();
+        assert!(facts(&bunny).boundary_edges > 0);
+        let f = facts(&fill_holes(&bunny));
+        assert_closed(&f);
+        assert!(f.signed_volume > 0.0);
     }
 }
