@@ -10,6 +10,7 @@
 #include <fcl/geometry/bvh/BVH_model.h>
 #include <fcl/math/bv/OBBRSS.h>
 #include <fcl/narrowphase/collision.h>
+#include <fcl/narrowphase/continuous_collision.h>
 #include <fcl/narrowphase/distance.h>
 
 namespace {
@@ -92,6 +93,30 @@ double fcl_shim_distance(const void* m1, const double* rot1, const double* trans
   fcl::distance(geometry(m1), transform(rot1, trans1), geometry(m2),
                 transform(rot2, trans2), request, result);
   return result.min_distance;
+}
+
+// Continuous collision of model 1 moving from (rot1a, trans1a) to (rot1b, trans1b) against a
+// static model 2, by FCL's conservative advancement (CCDC_CONSERVATIVE_ADVANCEMENT, defined for
+// RSS and OBBRSS meshes). `motion`: 0 CCDM_TRANS, 1 CCDM_LINEAR (translation linear, rotation
+// about the model's origin at a constant rate), 2 CCDM_SCREW. Returns the time of contact in
+// [0, 1] (1 when free) and sets *collide; -1 when FCL threw.
+double fcl_shim_continuous(const void* m1, const double* rot1a, const double* trans1a, const double* rot1b,
+                           const double* trans1b, const void* m2, const double* rot2, const double* trans2,
+                           int motion, int* collide) {
+  try {
+    fcl::ContinuousCollisionRequest<S> request;
+    request.ccd_motion_type = motion == 0 ? fcl::CCDM_TRANS : motion == 1 ? fcl::CCDM_LINEAR : fcl::CCDM_SCREW;
+    request.ccd_solver_type = fcl::CCDC_CONSERVATIVE_ADVANCEMENT;
+    fcl::ContinuousCollisionResult<S> result;
+    const fcl::Transform3<S> tf2 = transform(rot2, trans2);
+    fcl::continuousCollide(geometry(m1), transform(rot1a, trans1a), transform(rot1b, trans1b), geometry(m2), tf2,
+                           tf2, request, result);
+    *collide = result.is_collide ? 1 : 0;
+    return result.time_of_contact;
+  } catch (...) {
+    *collide = 0;
+    return -1.0;
+  }
 }
 
 }  // extern "C"

@@ -122,6 +122,69 @@ pub mod fcl {
             rot2: *const f64,
             trans2: *const f64,
         ) -> f64;
+        fn fcl_shim_continuous(
+            m1: *const c_void,
+            rot1a: *const f64,
+            trans1a: *const f64,
+            rot1b: *const f64,
+            trans1b: *const f64,
+            m2: *const c_void,
+            rot2: *const f64,
+            trans2: *const f64,
+            motion: i32,
+            collide: *mut i32,
+        ) -> f64;
+    }
+
+    /// FCL's motion models for continuous collision.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Motion {
+        /// `CCDM_TRANS`: translation only.
+        Translation = 0,
+        /// `CCDM_LINEAR`: translation linear in time, rotation about the model's origin at a
+        /// constant rate (our `time_of_impact`'s motion).
+        Linear = 1,
+        /// `CCDM_SCREW`: a screw motion between the two poses.
+        Screw = 2,
+    }
+
+    /// FCL's continuous collision (conservative advancement) of `a` moving from `start` to
+    /// `end` against `b` at `pb`: `Some(time of contact)` when FCL reports a contact, `None`
+    /// when free; `Err` when FCL threw.
+    pub fn continuous(
+        a: &Mesh,
+        start: &Placement,
+        end: &Placement,
+        b: &Mesh,
+        pb: &Placement,
+        motion: Motion,
+    ) -> Result<Option<f64>, String> {
+        let ((ra, ta), (rb, tb), (r2, t2)) = (pose(start), pose(end), pose(pb));
+        let mut hit = 0i32;
+        // SAFETY: live models; 9 + 3 numbers per placement; `hit` is a valid out pointer.
+        let toc = unsafe {
+            fcl_shim_continuous(
+                a.0,
+                ra.as_ptr(),
+                ta.as_ptr(),
+                rb.as_ptr(),
+                tb.as_ptr(),
+                b.0,
+                r2.as_ptr(),
+                t2.as_ptr(),
+                motion as i32,
+                &mut hit,
+            )
+        };
+        if toc < 0.0 {
+            return Err("FCL threw".into());
+        }
+        Ok((hit != 0).then_some(toc))
+    }
+
+    /// Whether FCL's discrete collide finds the placed meshes intersecting.
+    pub fn intersecting(a: &Mesh, pa: &Placement, b: &Mesh, pb: &Placement) -> bool {
+        collide(a, b, &(pose(pa), pose(pb)), 1, None) > 0
     }
 
     /// An FCL model of a triangle soup; triangle k has id k, as in our models.
@@ -290,6 +353,28 @@ pub mod fcl {
         pub fn new(_: &[Triangle]) -> Option<Mesh> {
             None
         }
+    }
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Motion {
+        Translation,
+        Linear,
+        Screw,
+    }
+
+    pub fn continuous(
+        _: &Mesh,
+        _: &Placement,
+        _: &Placement,
+        _: &Mesh,
+        _: &Placement,
+        _: Motion,
+    ) -> Result<Option<f64>, String> {
+        unreachable!("no FCL model without FCL")
+    }
+
+    pub fn intersecting(_: &Mesh, _: &Placement, _: &Mesh, _: &Placement) -> bool {
+        unreachable!("no FCL model without FCL")
     }
 
     pub fn time_and_check(
