@@ -20,6 +20,7 @@ mod fixture;
 mod harness;
 mod legacy;
 mod memory;
+mod motion;
 mod nbody;
 mod originals;
 mod peers;
@@ -36,7 +37,7 @@ const PASSES: usize = 5;
 const TRAJECTORY_STEPS: usize = 1000;
 
 /// The scenes, in the order a full run takes them: name and what it measures.
-const SCENES: [(&str, &str); 17] = [
+const SCENES: [(&str, &str); 18] = [
     ("tori", "legacy C entry points, Rust core, originals and FCL on the tori fixture case"),
     ("soup", "the same on the soup fixture case"),
     ("bunny_sphere", "the same on the bunny_sphere fixture case"),
@@ -56,6 +57,10 @@ const SCENES: [(&str, &str); 17] = [
     (
         "solid",
         "closest point, signed distance, containment, rays, solid collide and separation, with parry3d-f64 and trimesh",
+    ),
+    (
+        "motion",
+        "sweeps (boxes vs directional cylinder, cull rate), disassembly directions, time of impact with FCL and parry3d-f64",
     ),
 ];
 
@@ -198,6 +203,9 @@ fn main() {
     }
     if run("solid") {
         csvs.extend(solid::run(options.quick, repeats));
+    }
+    if run("motion") {
+        csvs.extend(motion::run(repeats, &mut failures));
     }
     if bench.has_rows() {
         bench.print_peers();
