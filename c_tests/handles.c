@@ -56,6 +56,44 @@ static int native_distance(const RpqModel *a, const RpqModel *b, RpqDistanceResu
     return rpq_distance(a, &pose, b, &pose, NULL, NULL, out);
 }
 
+/* Every solid-model function with `bad` as a model (alone, and beside the live `good`): each
+ * must return RPQ_ERR_INVALID_HANDLE and write nothing. */
+static void solid_calls_refused(const RpqModel *bad, const RpqModel *good) {
+    static const double pts[6] = {0.1, 0.1, 0, 0.2, 0.2, 1}, dir[3] = {0, 0, -1};
+    RpqPose pose;
+    RpqSolidFacts facts, facts0;
+    RpqClosestPoint cp[2], cp0[2];
+    RpqRayHit hits[2], hits0[2];
+    RpqSolidCollideResult sc, sc0;
+    RpqSeparation sep, sep0;
+    double d[2] = {7, 7};
+    uint8_t where[2] = {7, 7};
+    int32_t winding[2] = {7, 7};
+    size_t count = 7;
+    memcpy(pose.rotation, I9, sizeof pose.rotation);
+    memset(pose.translation, 0, sizeof pose.translation);
+    pose.scale = 1.0;
+    memset(&facts, 0x5a, sizeof facts), facts0 = facts;
+    memset(cp, 0x5a, sizeof cp), memcpy(cp0, cp, sizeof cp);
+    memset(hits, 0x5a, sizeof hits), memcpy(hits0, hits, sizeof hits);
+    memset(&sc, 0x5a, sizeof sc), sc0 = sc;
+    memset(&sep, 0x5a, sizeof sep), sep0 = sep;
+    ENSURE_EQ_INT(rpq_model_solid_facts(bad, &facts), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_closest_points(bad, pts, 2, INFINITY, 2, cp), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_signed_distance(bad, pts, 2, 2, d, cp), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_contains(bad, pts, 2, 2, where, winding), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_ray_cast(bad, pts, 2, dir, 1, INFINITY, 0, 2, hits), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_segment_hits(bad, pts, pts + 3, hits, 2, &count), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_solid_collide(bad, &pose, good, &pose, &sc), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_solid_collide(good, &pose, bad, &pose, &sc), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_separation(bad, &pose, good, &pose, NULL, &sep), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_separation(good, &pose, bad, &pose, dir, &sep), RPQ_ERR_INVALID_HANDLE);
+    ENSURE(memcmp(&facts, &facts0, sizeof facts) == 0 && memcmp(cp, cp0, sizeof cp) == 0);
+    ENSURE(memcmp(hits, hits0, sizeof hits) == 0 && memcmp(&sc, &sc0, sizeof sc) == 0);
+    ENSURE(memcmp(&sep, &sep0, sizeof sep) == 0 && count == 7);
+    ENSURE(d[0] == 7 && d[1] == 7 && where[0] == 7 && where[1] == 7 && winding[0] == 7 && winding[1] == 7);
+}
+
 /* Pointers that are not handles: into the program's stack, data and heap (zero-filled, and
  * filled with a copy of a real handle's bytes), small integers, and addresses near a live
  * handle. */
@@ -105,6 +143,7 @@ static void native_handles(unsigned char *heap) {
     untouched = d;
     ENSURE_EQ_INT(native_distance(dead, b, &d), RPQ_ERR_INVALID_HANDLE);
     ENSURE(memcmp(&d, &untouched, sizeof d) == 0);
+    solid_calls_refused(dead, a);
     /* Freeing again is ignored. */
     rpq_model_free(dead);
     rpq_collide_result_free(dead_r);
@@ -119,6 +158,10 @@ static void native_handles(unsigned char *heap) {
     ENSURE_EQ_INT(native_distance((RpqModel *)vc, b, &d), RPQ_ERR_INVALID_HANDLE);
     ENSURE_EQ_INT(rpq_collide_result_num_pairs((RpqCollideResult *)a), 0);
     ENSURE_EQ_INT(rpq_model_num_triangles((RpqModel *)r), 0);
+    solid_calls_refused((RpqModel *)r, a);
+    solid_calls_refused((RpqModel *)pqp, a);
+    solid_calls_refused((RpqModel *)rapid, a);
+    solid_calls_refused((RpqModel *)vc, a);
     /* Freeing through the wrong function does nothing: every handle still works. */
     rpq_model_free((RpqModel *)r);
     rpq_model_free((RpqModel *)pqp);
@@ -137,6 +180,7 @@ static void native_handles(unsigned char *heap) {
         ENSURE_EQ_INT(native_distance(a, (RpqModel *)wild[k], &d), RPQ_ERR_INVALID_HANDLE);
         ENSURE_EQ_INT(rpq_model_num_triangles((RpqModel *)wild[k]), 0);
         ENSURE_EQ_INT(rpq_collide_result_num_pairs((RpqCollideResult *)wild[k]), 0);
+        solid_calls_refused((RpqModel *)wild[k], a);
         rpq_model_free((RpqModel *)wild[k]);
         rpq_collide_result_free((RpqCollideResult *)wild[k]);
     }

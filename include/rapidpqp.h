@@ -278,6 +278,58 @@
 #define RAPID_BUILD_STATE_PROCESSED 3
 
 /**
+ * `rpq_contains`: the point is outside the solid (winding number 0).
+ */
+#define RPQ_OUTSIDE 0
+
+/**
+ * `rpq_contains`: the point is inside the solid (nonzero winding number).
+ */
+#define RPQ_INSIDE 1
+
+/**
+ * `rpq_contains`: the point lies exactly on the surface (edges and vertices included).
+ */
+#define RPQ_ON_SURFACE 2
+
+/**
+ * `RpqSolidCollideResult::relation`: the solids are disjoint.
+ */
+#define RPQ_SOLID_APART 0
+
+/**
+ * The surfaces intersect (touching counts).
+ */
+#define RPQ_SOLID_SURFACES_CROSS 1
+
+/**
+ * Model 1's surface lies wholly inside model 2's solid, without touching its surface.
+ */
+#define RPQ_SOLID_FIRST_INSIDE_SECOND 2
+
+/**
+ * Model 2's surface lies wholly inside model 1's solid, without touching its surface.
+ */
+#define RPQ_SOLID_SECOND_INSIDE_FIRST 3
+
+/**
+ * `RpqSeparation::bound`: the models are apart and the figure is their distance.
+ */
+#define RPQ_SEPARATION_DISTANCE 0
+
+/**
+ * The solids overlap and a direction was given: minus the exact translational penetration
+ * depth along it (up to rounding, never less than it).
+ */
+#define RPQ_SEPARATION_DEPTH_ALONG_DIRECTION 1
+
+/**
+ * The solids overlap: minus the least depth found over the directions tried, an upper bound
+ * on the translational penetration depth.
+ */
+#define RPQ_SEPARATION_DEPTH_UPPER_BOUND 2
+
+/**
  * Success (note: 1, not 0).
  */
 #define VC_OK 1
@@ -574,6 +626,192 @@ typedef struct PQP_ToleranceResult {
 } PQP_ToleranceResult;
 
 /**
+ * What a model's triangles make as the boundary of a solid (see the README, "Solid facts and
+ * closest points"). Vertices are welded by exact equality of their coordinates; collapsed
+ * triangles (two or three corners equal) are left out of every count but
+ * `collapsed_triangles`.
+ */
+typedef struct RpqSolidFacts {
+    /**
+     * 1 when every edge is used by exactly two faces in opposite directions (the faces bound
+     * a solid): the solid functions accept the model. Else 0.
+     */
+    int closed;
+    /**
+     * 1 when no edge is misoriented (neighbouring faces agree on their orientation).
+     */
+    int oriented;
+    /**
+     * Edges used by exactly one face.
+     */
+    uint64_t boundary_edges;
+    /**
+     * Edges used by more than two faces.
+     */
+    uint64_t non_manifold_edges;
+    /**
+     * Edges used by two or more faces not as often in one direction as in the other.
+     */
+    uint64_t misoriented_edges;
+    /**
+     * Distinct corner coordinates of the faces.
+     */
+    uint64_t vertices;
+    /**
+     * Distinct (undirected) edges of the faces.
+     */
+    uint64_t edges;
+    /**
+     * Triangles counted: all but the collapsed ones.
+     */
+    uint64_t faces;
+    /**
+     * Triangles with two or three corners at the same coordinates.
+     */
+    uint64_t collapsed_triangles;
+    /**
+     * Connected pieces of the faces (faces sharing a vertex are connected).
+     */
+    uint64_t components;
+    /**
+     * `vertices − edges + faces`.
+     */
+    int64_t euler_characteristic;
+    /**
+     * The enclosed volume, positive when the faces are counter-clockwise seen from outside
+     * (for a closed model; infinite beyond the doubles' range).
+     */
+    double signed_volume;
+} RpqSolidFacts;
+
+/**
+ * The closest point of a model's surface to a query point.
+ */
+typedef struct RpqClosestPoint {
+    /**
+     * The unsigned distance (model units); `INFINITY` when not `found`.
+     */
+    double distance;
+    /**
+     * The closest point on the surface, in the model's frame; NaN when not `found`.
+     */
+    double point[3];
+    /**
+     * The caller's id of the triangle it lies on; -1 when not `found`.
+     */
+    int32_t id;
+    /**
+     * That triangle's leaf-order index; `UINT32_MAX` when not `found`.
+     */
+    uint32_t triangle;
+    /**
+     * 1 exactly when the query point lies on the surface (decided exactly; then `distance`
+     * is 0).
+     */
+    int on_surface;
+    /**
+     * 0 when nothing lies within `max_distance` (then the fields above are as noted).
+     */
+    int found;
+} RpqClosestPoint;
+
+/**
+ * Where a ray or segment meets a triangle.
+ */
+typedef struct RpqRayHit {
+    /**
+     * 1 for a hit; 0 for none (then `t` is `INFINITY`, `point` and `barycentric` NaN, `id`
+     * -1 and `triangle` `UINT32_MAX`).
+     */
+    int hit;
+    /**
+     * `origin + t·direction` is the hit point (`direction` not normalized); for
+     * `rpq_segment_hits` the segment parameter in [0, 1] (`a + t·(b − a)`).
+     */
+    double t;
+    /**
+     * The hit point, in the model's frame.
+     */
+    double point[3];
+    /**
+     * The caller's id of the triangle hit.
+     */
+    int32_t id;
+    /**
+     * The triangle's leaf-order index.
+     */
+    uint32_t triangle;
+    /**
+     * Weights of the triangle's three corners, each in [0, 1], summing to 1 up to rounding.
+     */
+    double barycentric[3];
+} RpqRayHit;
+
+/**
+ * Result of `rpq_solid_collide`.
+ */
+typedef struct RpqSolidCollideResult {
+    /**
+     * `RPQ_SOLID_*`: how the solids meet.
+     */
+    int relation;
+    /**
+     * 1 when the solids have a point in common (every relation but `RPQ_SOLID_APART`).
+     */
+    int intersecting;
+    /**
+     * The ids of an intersecting triangle pair (model 1's, model 2's) when the surfaces
+     * cross; -1 otherwise.
+     */
+    int32_t id1;
+    int32_t id2;
+    /**
+     * Bounding-volume tests and triangle tests of the queries run.
+     */
+    uint64_t bv_tests;
+    uint64_t tri_tests;
+} RpqSolidCollideResult;
+
+/**
+ * Result of `rpq_separation`.
+ */
+typedef struct RpqSeparation {
+    /**
+     * The distance when the solids are apart; minus the penetration depth when they overlap
+     * (0 when they only touch).
+     */
+    double signed_distance;
+    /**
+     * Overlapping: the world translation of model 2 that separates the solids (to touching),
+     * its length the depth. Apart: zero.
+     */
+    double translation[3];
+    /**
+     * `RPQ_SEPARATION_*`: what `signed_distance` is.
+     */
+    int bound;
+    /**
+     * `RPQ_SOLID_*`: how the solids meet at the given poses.
+     */
+    int relation;
+    /**
+     * Closest points when apart (on model 1, in its own frame; on model 2, in its own
+     * frame); NaN when the solids overlap.
+     */
+    double p1[3];
+    double p2[3];
+    /**
+     * Directions swept (0 when apart).
+     */
+    uint32_t directions;
+    /**
+     * Bounding-volume tests and triangle tests of every query run.
+     */
+    uint64_t bv_tests;
+    uint64_t tri_tests;
+} RpqSeparation;
+
+/**
  * A colliding pair of objects (`vcReport`: `id1 < id2`), or an intersecting pair of
  * triangles (`vcReportTriPairs`: triangle ids, `id1` in the lower-id object).
  */
@@ -651,6 +889,12 @@ typedef struct collision_pair {
  * model was given a coordinate beyond 2^1000. Nothing changed.
  */
 #define RPQ_ERR_OUT_OF_RANGE 10
+
+/**
+ * A query on solids was given a model that is not closed: it has boundary, non-manifold or
+ * misoriented edges (`rpq_model_solid_facts` counts them). Nothing was computed.
+ */
+#define RPQ_ERR_NOT_CLOSED 11
 
 #ifdef __cplusplus
 extern "C" {
@@ -1230,6 +1474,201 @@ RpqStatus rpq_model_serialize(const struct RpqModel *model,
  * `buf` is NULL or points to `len` readable bytes; `out_model` is NULL or writable.
  */
 RpqStatus rpq_model_deserialize(const uint8_t *buf, size_t len, struct RpqModel **out_model);
+
+/**
+ * Writes a model's facts as a solid's boundary to `*out`: whether it is closed (which
+ * `rpq_signed_distance`, `rpq_contains`, `rpq_solid_collide` and `rpq_separation` require) and
+ * oriented, the edges that keep it open, its counts and its signed volume. Computed on the
+ * first call for a model (linear time) and kept.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`; `*out` written only on success.
+ *
+ * # Safety
+ * `model` is not freed during the call; `out` is NULL or writable.
+ */
+RpqStatus rpq_model_solid_facts(const struct RpqModel *model, struct RpqSolidFacts *out);
+
+/**
+ * The closest point of `model`'s surface to each of the `n` points (`3n` doubles, model
+ * frame) that lies within `max_distance` of it, written to `out[i]` (`found` 0 when there is
+ * none). `max_distance`: `INFINITY` for no bound; NaN or negative gives
+ * `RPQ_ERR_INVALID_ARGUMENT`. Works on any model, closed or not.
+ *
+ * Batches (this, `rpq_signed_distance`, `rpq_contains` and `rpq_ray_cast`): the points are cut
+ * into contiguous chunks shared by `threads` threads (0 or less: one per available core; at
+ * most `RPQ_MAX_BATCH_THREADS`, never more than there are points), the calling thread among
+ * them; each chunk is one batch of the Rust core. Every input is checked before any query
+ * runs, and the outputs are written only on success. `n` = 0 is fine: nothing is written and
+ * the pointers may be NULL.
+ *
+ * A batch searches its points in a spatial order, each from its predecessor's triangle, so
+ * the answers can differ from single-point calls and between thread counts in two ways only:
+ * when several triangles are equally close, which one is reported (`id`, `triangle`, and the
+ * point up to rounding); and the distance by a few rounding units of the coordinates (so a
+ * point at `max_distance` to that precision may be found or not). `on_surface` is exact.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_INVALID_ARGUMENT` (as
+ * above), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate), `RPQ_ERR_OUT_OF_RANGE` (a
+ * coordinate beyond 2^1000), `RPQ_ERR_OUT_OF_MEMORY`.
+ *
+ * # Safety
+ * `model` is not freed during the call; `points` holds `3 * n` readable doubles and `out` `n`
+ * writable results (either may be NULL when `n` is 0).
+ */
+RpqStatus rpq_closest_points(const struct RpqModel *model,
+                             const double *points,
+                             size_t n,
+                             double max_distance,
+                             int threads,
+                             struct RpqClosestPoint *out);
+
+/**
+ * The signed distance of each of the `n` points (`3n` doubles, model frame) to the closed
+ * `model`'s surface, written to `out_distance[i]`: the distance to the closest point,
+ * negative inside the solid (nonzero winding number), exactly 0 on the surface. When
+ * `out_closest` is not NULL, the closest points go there, as `rpq_closest_points` gives them
+ * with no bound. The sign is exact; the magnitude is as `rpq_closest_points`' (batches: see
+ * there).
+ *
+ * Errors: `RPQ_ERR_NOT_CLOSED` (the model is open: `rpq_model_solid_facts` tells why), and as
+ * `rpq_closest_points`.
+ *
+ * # Safety
+ * As `rpq_closest_points`; `out_distance` holds `n` writable doubles, `out_closest` is NULL or
+ * holds `n` writable results.
+ */
+RpqStatus rpq_signed_distance(const struct RpqModel *model,
+                              const double *points,
+                              size_t n,
+                              int threads,
+                              double *out_distance,
+                              struct RpqClosestPoint *out_closest);
+
+/**
+ * Where each of the `n` points (`3n` doubles, model frame) is with respect to the closed
+ * `model`'s solid, decided exactly: `out_where[i]` is `RPQ_ON_SURFACE` (on a triangle, edges
+ * and vertices included), `RPQ_INSIDE` (nonzero winding number: nested shells and either
+ * orientation work) or `RPQ_OUTSIDE`. When `out_winding` is not NULL, the winding number
+ * goes there (+1 inside a simple model with outward normals, −1 with inward ones; 0 on the
+ * surface). The answers do not depend on `threads` (batches: see `rpq_closest_points`).
+ *
+ * Errors: `RPQ_ERR_NOT_CLOSED`, and as `rpq_closest_points` (but for `max_distance`).
+ *
+ * # Safety
+ * As `rpq_closest_points`; `out_where` holds `n` writable bytes, `out_winding` is NULL or
+ * holds `n` writable `int32_t`.
+ */
+RpqStatus rpq_contains(const struct RpqModel *model,
+                       const double *points,
+                       size_t n,
+                       int threads,
+                       uint8_t *out_where,
+                       int32_t *out_winding);
+
+/**
+ * Casts the rays `origins[i] + t·directions[i]`, `t` in [0, `max_t`] (`max_t` may be
+ * `INFINITY`; NaN or negative gives `RPQ_ERR_INVALID_ARGUMENT`), at `model` (model frame),
+ * writing `out[i]`. Which triangles a ray meets is decided exactly (edges and vertices
+ * included: a ray through a vertex or an edge hits); see the README, "Ray casts and
+ * inside/outside".
+ *
+ * `origins` holds `num_origins` points and `directions` `num_directions` vectors (3 doubles
+ * each); they broadcast as the poses of the pose batches: the number of rays is the larger
+ * count (0 if either is 0), and each count must be that number or 1 (else
+ * `RPQ_ERR_INVALID_ARGUMENT`). A zero direction gives `RPQ_ERR_INVALID_ARGUMENT`.
+ *
+ * `any_hit` 0: `out[i]` is the nearest hit (least `t`; ties: least `triangle`), the same
+ * whatever `threads`. Nonzero: the search stops at the first hit found and tells only whether
+ * there is one: `hit` is 1 or 0, and every other field is as for no hit but `t`, which is NaN
+ * for a hit.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_INVALID_ARGUMENT`,
+ * `RPQ_ERR_NON_FINITE`, `RPQ_ERR_OUT_OF_RANGE` (a coordinate beyond 2^1000, or a direction so
+ * small against the distance to the model that the ray parameter there would overflow),
+ * `RPQ_ERR_OUT_OF_MEMORY`. Batches: see `rpq_closest_points`.
+ *
+ * # Safety
+ * `model` is not freed during the call; `origins` holds `3 * num_origins` and `directions`
+ * `3 * num_directions` readable doubles, `out` one writable hit per ray (each may be NULL when
+ * there are no rays).
+ */
+RpqStatus rpq_ray_cast(const struct RpqModel *model,
+                       const double *origins,
+                       size_t num_origins,
+                       const double *directions,
+                       size_t num_directions,
+                       double max_t,
+                       int any_hit,
+                       int threads,
+                       struct RpqRayHit *out);
+
+/**
+ * Every triangle of `model` the closed segment `a → b` (model frame) meets, sorted by the
+ * segment parameter `t` in [0, 1] (`a + t·(b − a)`; ties: by `triangle`), decided exactly as
+ * `rpq_ray_cast` decides them; `a == b` asks which triangles hold the point. Writes the
+ * first `min(capacity, total)` hits to `out` and the total number to `*out_count`: when that
+ * exceeds `capacity`, call again with a larger buffer. `out` may be NULL when `capacity` is 0.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER` (`model`, `a`, `b` or `out_count` NULL, or `out` NULL with a
+ * nonzero `capacity`), `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_NON_FINITE`, `RPQ_ERR_OUT_OF_RANGE`;
+ * nothing is written on error.
+ *
+ * # Safety
+ * `model` is not freed during the call; `a` and `b` point to 3 readable doubles each; `out`
+ * holds `capacity` writable hits; `out_count` is writable.
+ */
+RpqStatus rpq_segment_hits(const struct RpqModel *model,
+                           const double *a,
+                           const double *b,
+                           struct RpqRayHit *out,
+                           size_t capacity,
+                           size_t *out_count);
+
+/**
+ * How the solids bounded by the closed models `m1` at `p1` and `m2` at `p2` meet, written
+ * to `*out`: `relation` is `RPQ_SOLID_SURFACES_CROSS` when the surfaces intersect (touching
+ * counts; then `id1`, `id2` name an intersecting triangle pair), else
+ * `RPQ_SOLID_FIRST_INSIDE_SECOND`, `RPQ_SOLID_SECOND_INSIDE_FIRST` or `RPQ_SOLID_APART`.
+ * Exact: a first-contact collide, then winding numbers.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, the pose errors of `rpq_collide`
+ * (`RPQ_ERR_NON_FINITE`, `RPQ_ERR_INVALID_SCALE`, `RPQ_ERR_NOT_ROTATION`),
+ * `RPQ_ERR_OUT_OF_RANGE`, and `RPQ_ERR_NOT_CLOSED` when either model is open (which one:
+ * ask `rpq_model_solid_facts`). `*out` is written only on success.
+ *
+ * # Safety
+ * The models are not freed during the call; the poses are readable; `out` is writable.
+ */
+RpqStatus rpq_solid_collide(const struct RpqModel *m1,
+                            const struct RpqPose *p1,
+                            const struct RpqModel *m2,
+                            const struct RpqPose *p2,
+                            struct RpqSolidCollideResult *out);
+
+/**
+ * The signed separation of the closed models `m1` at `p1` and `m2` at `p2`, written to
+ * `*out`: their distance when the solids are apart (`bound` `RPQ_SEPARATION_DISTANCE`, with
+ * closest points `p1`, `p2`); when they overlap, minus the depth of a translation of model 2
+ * that separates them (`translation`). With `direction` (3 doubles, any nonzero finite world
+ * vector) the depth is the exact translational penetration depth along it
+ * (`RPQ_SEPARATION_DEPTH_ALONG_DIRECTION`); with `direction` NULL it is the least found over
+ * a set of directions, refined around the best: an upper bound on the translational
+ * penetration depth (`RPQ_SEPARATION_DEPTH_UPPER_BOUND`), exact for axis-aligned boxes and
+ * spheres. See the README, "Solid facts and closest points".
+ *
+ * Errors: as `rpq_solid_collide` (`RPQ_ERR_NOT_CLOSED` names no model: `rpq_model_solid_facts`
+ * tells which is open); a zero `direction` gives `RPQ_ERR_INVALID_ARGUMENT`, a NaN or infinite
+ * one `RPQ_ERR_NON_FINITE`. `*out` is written only on success.
+ *
+ * # Safety
+ * As `rpq_solid_collide`; `direction` is NULL or points to 3 readable doubles.
+ */
+RpqStatus rpq_separation(const struct RpqModel *m1,
+                         const struct RpqPose *p1,
+                         const struct RpqModel *m2,
+                         const struct RpqPose *p2,
+                         const double *direction,
+                         struct RpqSeparation *out);
 
 /**
  * A new, empty V-COLLIDE engine (NULL only when out of memory); release it with `vcClose`.

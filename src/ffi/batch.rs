@@ -339,13 +339,7 @@ impl<'a> Batch<'a> {
         let m1 = unsafe { model_ref(model1) }?;
         // SAFETY: forwarded contract.
         let m2 = unsafe { model_ref(model2) }?;
-        let n = match (num_poses1, num_poses2) {
-            (a, b) if a == b => a,
-            (0, _) | (_, 0) => 0,
-            (1, b) => b,
-            (a, 1) => a,
-            _ => return Err(RPQ_ERR_INVALID_ARGUMENT),
-        };
+        let n = broadcast(num_poses1, num_poses2)?;
         // SAFETY: forwarded contract.
         let poses1 = unsafe { read_poses(poses1, num_poses1) }?;
         // SAFETY: forwarded contract.
@@ -362,8 +356,7 @@ impl<'a> Batch<'a> {
     }
 
     /// Runs `query` for every query index on up to `threads` threads, each with its own
-    /// `state`, and returns the results in query order. The results are staged in memory
-    /// reserved fallibly: `RPQ_ERR_OUT_OF_MEMORY` when it cannot be had.
+    /// `state`, and returns the results in query order (see [`share`]).
     fn run<S, R>(
         &self,
         threads: c_int,
@@ -373,67 +366,121 @@ impl<'a> Batch<'a> {
     where
         R: Send,
     {
-        let n = self.n;
-        let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
-        let wanted = if threads <= 0 { cores } else { threads.min(RPQ_MAX_BATCH_THREADS) as usize };
-        let threads = wanted.clamp(1, n.max(1));
-        let one = |i: usize, s: &mut S| query(self.m1, self.pose1(i), self.m2, self.pose2(i), s);
-        let mut results = Vec::new();
-        results.try_reserve_exact(n).map_err(|_| RPQ_ERR_OUT_OF_MEMORY)?;
-        if threads == 1 {
-            let mut s = state();
-            results.extend((0..n).map(|i| one(i, &mut s)));
-            return Ok(results);
-        }
-        // Threads take blocks of consecutive queries from a shared counter: nearby poses stay
-        // together (warm starts help), and uneven query costs still balance.
-        let block = (n / (threads * 16)).max(1);
-        let next = AtomicUsize::new(0);
-        let out_of_memory = AtomicBool::new(false);
-        let work = || {
-            let mut s = state();
-            let mut done: Vec<(usize, Vec<R>)> = Vec::new();
-            loop {
-                let start = next.fetch_add(block, Ordering::Relaxed);
-                if start >= n || out_of_memory.load(Ordering::Relaxed) {
-                    return done;
-                }
-                let end = (start + block).min(n);
-                let mut part = Vec::new();
-                if part.try_reserve_exact(end - start).is_err() || done.try_reserve(1).is_err() {
-                    out_of_memory.store(true, Ordering::Relaxed);
-                    return done;
-                }
-                part.extend((start..end).map(|i| one(i, &mut s)));
-                done.push((start, part));
+        // Small blocks of consecutive queries: nearby poses stay together (warm starts help),
+        // and uneven query costs still balance.
+        share(self.n, threads, 16, state, |range, s, out| {
+            out.extend(range.map(|i| query(self.m1, self.pose1(i), self.m2, self.pose2(i), s)));
+            Ok(())
+        })
+    }
+}
+
+/// The number of queries of two broadcast arrays of `a` and `b` entries: `max(a, b)`, 0 if
+/// either is 0; each must be that number or 1, else `RPQ_ERR_INVALID_ARGUMENT`.
+pub(crate) fn broadcast(a: usize, b: usize) -> Result<usize, RpqStatus> {
+    match (a, b) {
+        (a, b) if a == b => Ok(a),
+        (0, _) | (_, 0) => Ok(0),
+        (1, b) => Ok(b),
+        (a, 1) => Ok(a),
+        _ => Err(RPQ_ERR_INVALID_ARGUMENT),
+    }
+}
+
+/// The threads a batch of `n` queries uses when the caller asks for `threads`: 0 or less, one
+/// per available core; at most [`RPQ_MAX_BATCH_THREADS`]; at least 1 and at most `n`.
+fn thread_count(threads: c_int, n: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let wanted = if threads <= 0 { cores } else { threads.min(RPQ_MAX_BATCH_THREADS) as usize };
+    wanted.clamp(1, n.max(1))
+}
+
+/// The one thread-splitting of every batch: runs `part` over `0..n` cut into blocks of
+/// consecutive indices, about `blocks_per_thread` blocks for each of the
+/// [`thread_count`]`(threads, n)` threads (the calling thread among them), which take the
+/// blocks in turn from a shared counter, each with its own `state`. `part(range, state, out)`
+/// appends one result per index of `range` to `out`; the results come back in index order.
+/// With `blocks_per_thread` 1 each thread gets one contiguous chunk (unless some thread could
+/// not be spawned: then the others take its chunk too).
+///
+/// The results are staged in memory reserved fallibly (`RPQ_ERR_OUT_OF_MEMORY` when it cannot
+/// be had). A block whose `part` fails stops the batch: the error of the failed block of least
+/// start is returned (blocks after it may not have run).
+pub(crate) fn share<S, R>(
+    n: usize,
+    threads: c_int,
+    blocks_per_thread: usize,
+    state: impl Fn() -> S + Sync,
+    part: impl Fn(std::ops::Range<usize>, &mut S, &mut Vec<R>) -> Result<(), RpqStatus> + Sync,
+) -> Result<Vec<R>, RpqStatus>
+where
+    R: Send,
+{
+    let threads = thread_count(threads, n);
+    let mut results = Vec::new();
+    results.try_reserve_exact(n).map_err(|_| RPQ_ERR_OUT_OF_MEMORY)?;
+    if threads == 1 {
+        let mut s = state();
+        part(0..n, &mut s, &mut results)?;
+        return if results.len() == n { Ok(results) } else { Err(RPQ_ERR_INTERNAL) };
+    }
+    let block = n.div_ceil(threads * blocks_per_thread.max(1)).max(1);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let work = || {
+        let mut s = state();
+        let mut done: Vec<(usize, Result<Vec<R>, RpqStatus>)> = Vec::new();
+        loop {
+            let start = next.fetch_add(block, Ordering::Relaxed);
+            if start >= n || stop.load(Ordering::Relaxed) {
+                return done;
             }
-        };
-        let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
-            let spawned: Vec<_> =
-                (1..threads).filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok()).collect();
-            // The calling thread works too; if no thread could be spawned it does it all.
-            let mut parts = work();
-            for handle in spawned {
-                parts.extend(handle.join().map_err(|_| RPQ_ERR_INTERNAL)?);
+            let end = (start + block).min(n);
+            let mut out = Vec::new();
+            if done.try_reserve(1).is_err() {
+                stop.store(true, Ordering::Relaxed);
+                return done;
             }
-            Ok::<_, RpqStatus>(parts)
-        })?;
-        if out_of_memory.load(Ordering::Relaxed) {
-            return Err(RPQ_ERR_OUT_OF_MEMORY);
-        }
-        // The blocks cover 0..n without overlap: in order of their starts they are the results.
-        parts.sort_unstable_by_key(|&(start, _)| start);
-        for (start, part) in parts {
-            if start != results.len() {
-                return Err(RPQ_ERR_INTERNAL);
+            let r = match out.try_reserve_exact(end - start) {
+                Ok(()) => part(start..end, &mut s, &mut out).map(|()| out),
+                Err(_) => Err(RPQ_ERR_OUT_OF_MEMORY),
+            };
+            if r.is_err() {
+                stop.store(true, Ordering::Relaxed);
             }
-            results.extend(part);
+            done.push((start, r));
         }
-        if results.len() != n {
+    };
+    let mut parts: Vec<(usize, Result<Vec<R>, RpqStatus>)> = std::thread::scope(|scope| {
+        let spawned: Vec<_> =
+            (1..threads).filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok()).collect();
+        // The calling thread works too; if no thread could be spawned it does it all.
+        let mut parts = work();
+        for handle in spawned {
+            parts.extend(handle.join().map_err(|_| RPQ_ERR_INTERNAL)?);
+        }
+        Ok::<_, RpqStatus>(parts)
+    })?;
+    // The blocks cover 0..n without overlap: in order of their starts they are the results
+    // (a gap means some thread stopped for want of memory before it could record its block).
+    parts.sort_unstable_by_key(|&(start, _)| start);
+    if let Some(&status) = parts.iter().find_map(|(_, part)| part.as_ref().err()) {
+        return Err(status);
+    }
+    for (start, part) in parts {
+        let part = part?;
+        if start != results.len() {
+            return Err(if stop.load(Ordering::Relaxed) { RPQ_ERR_OUT_OF_MEMORY } else { RPQ_ERR_INTERNAL });
+        }
+        if part.len() != (start + block).min(n) - start {
             return Err(RPQ_ERR_INTERNAL);
         }
-        Ok(results)
+        results.extend(part);
     }
+    if results.len() != n {
+        return Err(if stop.load(Ordering::Relaxed) { RPQ_ERR_OUT_OF_MEMORY } else { RPQ_ERR_INTERNAL });
+    }
+    Ok(results)
 }
 
 /// Reads and checks `count` poses.
@@ -612,6 +659,53 @@ mod tests {
         unsafe {
             rpq_model_free(a);
             rpq_model_free(b);
+        }
+    }
+
+    #[test]
+    fn share_keeps_order_and_reports_a_failed_block() {
+        for threads in [1, 2, 3, 0, 7] {
+            for blocks_per_thread in [1, 16] {
+                for n in [0, 1, 2, 7, 100] {
+                    let r = share(
+                        n,
+                        threads,
+                        blocks_per_thread,
+                        || 0usize,
+                        |range, calls, out| {
+                            *calls += 1;
+                            out.extend(range.map(|i| 3 * i));
+                            Ok(())
+                        },
+                    );
+                    assert_eq!(r, Ok((0..n).map(|i| 3 * i).collect::<Vec<_>>()), "{threads} {blocks_per_thread} {n}");
+                }
+                let failing = share(
+                    100,
+                    threads,
+                    blocks_per_thread,
+                    || (),
+                    |range, _, out: &mut Vec<usize>| {
+                        if range.contains(&97) {
+                            return Err(RPQ_ERR_NON_FINITE);
+                        }
+                        out.extend(range);
+                        Ok(())
+                    },
+                );
+                assert_eq!(failing, Err(RPQ_ERR_NON_FINITE));
+                let short = share(
+                    10,
+                    threads,
+                    blocks_per_thread,
+                    || (),
+                    |range, _, out: &mut Vec<usize>| {
+                        out.extend(range.skip(1));
+                        Ok(())
+                    },
+                );
+                assert_eq!(short, Err(RPQ_ERR_INTERNAL), "a part that leaves out an answer is a bug");
+            }
         }
     }
 

@@ -13,6 +13,7 @@ pub mod pose;
 pub mod pqp;
 pub mod rapid;
 pub mod serialize;
+pub mod solid;
 pub mod vcollide;
 
 use std::cell::{Cell, UnsafeCell};

@@ -40,6 +40,9 @@ pub const RPQ_ERR_NOT_ROTATION: RpqStatus = 9;
 /// the relative scale leaves [2^-1000, 2^1000] (the supported range, see the README); or a
 /// model was given a coordinate beyond 2^1000. Nothing changed.
 pub const RPQ_ERR_OUT_OF_RANGE: RpqStatus = 10;
+/// A query on solids was given a model that is not closed: it has boundary, non-manifold or
+/// misoriented edges (`rpq_model_solid_facts` counts them). Nothing was computed.
+pub const RPQ_ERR_NOT_CLOSED: RpqStatus = 11;
 
 /// Box-pair test: the library's default, chosen by measurement (today the dual OBB-sphere
 /// test, `RPQ_BOX_TEST_DUAL`). A zero-filled request gets it.
@@ -493,6 +496,7 @@ pub extern "C" fn rpq_status_message(status: RpqStatus) -> *const c_char {
         RPQ_ERR_INTERNAL => b"internal error (a bug in rapidpqp); the call did nothing\0",
         RPQ_ERR_NOT_ROTATION => b"a pose's rotation is not a rotation within the rotation tolerance\0",
         RPQ_ERR_OUT_OF_RANGE => b"a coordinate (of a model, or placed in the other model's frame) exceeds 2^1000, or the relative scale leaves [2^-1000, 2^1000]\0",
+        RPQ_ERR_NOT_CLOSED => b"the model is not closed: it has boundary, non-manifold or misoriented edges (rpq_model_solid_facts counts them)\0",
         _ => b"unknown status code\0",
     };
     text.as_ptr().cast()
