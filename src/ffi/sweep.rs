@@ -290,9 +290,9 @@ pub unsafe extern "C" fn rpq_sweep_batch(
     })
 }
 
-/// The time of impact of model 1 moving rigidly from the pose `start` (time 0) to `end` (time
-/// 1) — its translation linear in time, its rotation turning at a constant rate about a fixed
-/// axis through its own origin — against model 2 static at `p2`, written to `*out`. The time
+/// The time of impact of model 1 moving rigidly from the pose `start` (at time 0) to `end` (at
+/// time 1), its translation linear in time and its rotation turning at a constant rate about a
+/// fixed axis through its own origin, against model 2 static at `p2`, written to `*out`. The time
 /// returned is never later than the first contact: the models do not touch at any time before
 /// it. Pure translations are swept exactly (`rpq_sweep`); with rotation, conservative
 /// advancement stops when the models are within `tolerance` (`RPQ_TOI_CONTACT`), when the
