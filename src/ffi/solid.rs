@@ -747,8 +747,9 @@ pub unsafe extern "C" fn rpq_solid_collide(
 /// vector) the depth is the exact translational penetration depth along it
 /// (`RPQ_SEPARATION_DEPTH_ALONG_DIRECTION`); with `direction` NULL it is the least found over
 /// a set of directions, refined around the best: an upper bound on the translational
-/// penetration depth (`RPQ_SEPARATION_DEPTH_UPPER_BOUND`), exact for axis-aligned boxes and
-/// spheres. See the README, "Solid facts and closest points".
+/// penetration depth (`RPQ_SEPARATION_DEPTH_UPPER_BOUND`), exact when the best direction is
+/// among those tried (boxes overlapping along an axis, nested boxes). See the README, "Solid
+/// queries: containment, signed distance, solid collide, separation".
 ///
 /// Errors: as `rpq_solid_collide` (`RPQ_ERR_NOT_CLOSED` names no model: `rpq_model_solid_facts`
 /// tells which is open); a zero `direction` gives `RPQ_ERR_INVALID_ARGUMENT`, a NaN or infinite

@@ -10,6 +10,16 @@ A thin ``ctypes`` layer over the native library built from the Rust crate. Build
     t = rapidpqp.tolerance(m, np.eye(4), m, pose, 0.01)
     b = rapidpqp.collide_batch(m, np.eye(4), m, poses)  # poses: (N, 4, 4), all cores
 
+On one model, in its own frame (signed distance, contains and the solid queries need a
+closed model, ``m.is_closed``)::
+
+    c = m.closest_points(points)                   # c.distance, c.points, c.ids
+    s = m.signed_distance(points)                  # negative inside
+    inside = m.contains(points)                    # bool, True on the surface too
+    h = m.ray_cast(origins, directions)            # h.hit, h.t, h.points, h.ids
+    r = rapidpqp.collide(m, None, m, pose, solid=True)   # r.relation: nesting counts
+    p = rapidpqp.separation(m, None, m, pose)      # distance, or minus a penetration depth
+
 A pose is a 4×4 homogeneous matrix, an ``(R, t)`` pair, an ``(R, t, scale)`` triple, a
 :class:`Pose`, or ``None`` (identity): a model point ``p`` sits at ``scale * R @ p + t``.
 Closest points are reported in their own model's frame.
@@ -19,14 +29,20 @@ import sys as _sys
 import types as _types
 
 from ._api import (
+    ClosestPoints,
     CollideBatchResult,
     CollideResult,
     DistanceBatchResult,
     DistanceCache,
     DistanceResult,
     Model,
+    ModelNotClosedError,
     Pose,
     RapidPQPError,
+    RayHits,
+    Separation,
+    SolidCollideResult,
+    SolidFacts,
     ToleranceBatchResult,
     ToleranceResult,
     collide,
@@ -34,6 +50,7 @@ from ._api import (
     distance,
     distance_batch,
     rotation_tolerance,
+    separation,
     set_rotation_tolerance,
     tolerance,
     tolerance_batch,
@@ -53,12 +70,19 @@ __all__ = [
     "CollideBatchResult",
     "DistanceBatchResult",
     "ToleranceBatchResult",
+    "ModelNotClosedError",
+    "SolidFacts",
+    "ClosestPoints",
+    "RayHits",
+    "SolidCollideResult",
+    "Separation",
     "collide",
     "distance",
     "tolerance",
     "collide_batch",
     "distance_batch",
     "tolerance_batch",
+    "separation",
     "ROTATION_TOLERANCE",
     "rotation_tolerance",
     "set_rotation_tolerance",

@@ -7,7 +7,7 @@ import math
 import numbers
 import struct
 import threading
-from typing import Any, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Literal, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 
@@ -25,6 +25,13 @@ __all__ = [
     "CollideBatchResult",
     "DistanceBatchResult",
     "ToleranceBatchResult",
+    "ModelNotClosedError",
+    "SolidFacts",
+    "ClosestPoints",
+    "RayHits",
+    "SolidCollideResult",
+    "Separation",
+    "separation",
     "collide",
     "distance",
     "tolerance",
@@ -103,11 +110,23 @@ _set_slot = object.__setattr__
 
 class RapidPQPError(RuntimeError):
     """A failure inside the native library that is not the caller's input (a bug, or out of
-    memory). ``status`` is the native status code."""
+    memory), or a model refused by a query that needs a closed one
+    (:class:`ModelNotClosedError`). ``status`` is the native status code."""
 
     def __init__(self, message: str, status: int = N.RPQ_ERR_INTERNAL):
         super().__init__(message)
         self.status = status
+
+
+class ModelNotClosedError(RapidPQPError, ValueError):
+    """A query that needs a closed model (a solid's boundary: every edge shared by two faces
+    in opposite directions) was given one that is not, so nothing was computed. The message
+    names the model and its open edges (``Model.solid_facts`` has the full facts).
+
+    A :class:`RapidPQPError` and also a ``ValueError`` (the model is the caller's input)."""
+
+    def __init__(self, message: str):
+        super().__init__(message, N.RPQ_ERR_NOT_CLOSED)
 
 
 def _fail(status: int, what: str) -> None:
@@ -124,7 +143,23 @@ def _fail(status: int, what: str) -> None:
         raise ValueError(message)
     if status == N.RPQ_ERR_OUT_OF_MEMORY:
         raise MemoryError(message)
+    if status == N.RPQ_ERR_NOT_CLOSED:
+        raise ModelNotClosedError(message)
     raise RapidPQPError(message, status)
+
+
+def _fail_solid(status: int, what: str, models: Sequence[Tuple[str, "Model"]]) -> None:
+    """:func:`_fail` for a query on closed models: an open model is named, with the counts of
+    the edges that keep it open (the library's status does not say which model it was)."""
+    if status == N.RPQ_ERR_NOT_CLOSED:
+        for name, model in models:
+            f = model.solid_facts
+            if not f.closed:
+                raise ModelNotClosedError(
+                    f"{what}: {name}: the model is not closed: {f.boundary_edges} boundary edges, "
+                    f"{f.non_manifold_edges} non-manifold, {f.misoriented_edges} misoriented"
+                )
+    _fail(status, what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -157,6 +192,31 @@ def _require_finite(a: np.ndarray, name: str) -> None:
         bad = np.argwhere(~np.isfinite(a))[0]
         where = ", ".join(map(str, bad))
         raise ValueError(f"{name}: entry [{where}] is {a[tuple(bad)]}; coordinates must be finite")
+
+
+def _points_arg(x: Any, name: str) -> np.ndarray:
+    """Points as a C-contiguous (N, 3) float64 array: an (N, 3) array, or one point (3,) as
+    N = 1. Every coordinate must be finite."""
+    a = _float_array(x, name)
+    if a.shape == (3,):
+        a = a.reshape(1, 3)
+    elif a.ndim != 2 or a.shape[1] != 3:
+        raise ValueError(f"{name}: expected an array of shape (N, 3) or (3,), got shape {a.shape}")
+    _require_finite(a, name)
+    return a
+
+
+def _point_arg(x: Any, name: str) -> np.ndarray:
+    """One point or vector, shape (3,), finite."""
+    a = _float_array(x, name)
+    if a.shape != (3,):
+        raise ValueError(f"{name}: expected a point of shape (3,), got shape {a.shape}")
+    _require_finite(a, name)
+    return a
+
+
+def _threads_arg(threads: Any) -> int:
+    return 0 if threads is None else _int_arg(threads, "threads")
 
 
 def _ids_array(ids: Any, count: int) -> Optional[np.ndarray]:
@@ -677,6 +737,277 @@ class Model:
     def __len__(self) -> int:
         return self.num_triangles
 
+    # -- The model as a solid: facts, points and rays (all in the model's own frame) --------
+
+    @property
+    def solid_facts(self) -> "SolidFacts":
+        """Whether the triangles bound a solid, and the counts behind the answer (computed
+        on first request, in linear time, and kept by the model).
+
+        Vertices are welded by exact equality of their coordinates (no tolerance); a
+        triangle with two corners alike is *collapsed* and left out of every count but
+        ``collapsed_triangles``. See :class:`SolidFacts`.
+        """
+        out = N.RpqSolidFacts()
+        status = LIB.rpq_model_solid_facts(_model_handle(self, "model"), ctypes.byref(out))
+        if status:
+            _fail(status, "Model.solid_facts")
+        return SolidFacts(
+            bool(out.closed), bool(out.oriented), int(out.boundary_edges), int(out.non_manifold_edges),
+            int(out.misoriented_edges), int(out.vertices), int(out.edges), int(out.faces),
+            int(out.collapsed_triangles), int(out.components), int(out.euler_characteristic),
+            float(out.signed_volume),
+        )  # fmt: skip
+
+    @property
+    def is_closed(self) -> bool:
+        """Whether the triangles bound a solid (``solid_facts.closed``): every edge is shared
+        by exactly two faces, in opposite directions. :meth:`signed_distance`,
+        :meth:`contains`, :meth:`winding_numbers`, ``collide(..., solid=True)`` and
+        :func:`separation` need a closed model."""
+        return self.solid_facts.closed
+
+    def closest_points(
+        self, points: Any, max_distance: float = math.inf, threads: Optional[int] = 0
+    ) -> "ClosestPoints":
+        """The point of the surface nearest to each of ``points`` (unsigned distance). Any
+        model, closed or not.
+
+        Parameters
+        ----------
+        points : array_like, shape (N, 3) or (3,)
+            Query points in the model's own frame, finite. A single point (3,) is answered
+            as N = 1 (arrays of length 1).
+        max_distance : float
+            Search no farther: a point whose surface is farther than this is not ``found``
+            (cheap narrow bands). ``inf`` (the default) for no bound; must be ≥ 0.
+        threads : int
+            Threads sharing the points (0: one per core); the GIL is released.
+
+        Returns
+        -------
+        ClosestPoints
+            ``distance`` (N,), ``points`` (N, 3), ``ids`` (N,) int32, ``on_surface`` (N,)
+            bool (exact: the point lies on a triangle, distance exactly 0), ``found`` (N,)
+            bool. Where not found: distance ``inf``, points NaN, id -1.
+        """
+        h = _model_handle(self, "model")
+        p = _points_arg(points, "points")
+        limit = _real(max_distance, "max_distance")
+        if not limit >= 0.0:
+            raise ValueError(f"max_distance: must be >= 0 (inf for no bound), got {limit}")
+        t = _threads_arg(threads)
+        n = p.shape[0]
+        out = np.zeros(n, dtype=_CLOSEST_POINT)
+        status = LIB.rpq_closest_points(h, p.ctypes.data, n, limit, t, out.ctypes.data)
+        if status:
+            _fail(status, "closest_points")
+        found = out["found"] != 0
+        return ClosestPoints(
+            np.where(found, out["distance"], np.inf),
+            np.where(found[:, None], out["point"], np.nan),
+            np.where(found, out["id"], np.int32(-1)).astype(np.int32),
+            found & (out["on_surface"] != 0),
+            found,
+        )
+
+    def signed_distance(self, points: Any, threads: Optional[int] = 0) -> np.ndarray:
+        """The signed distance of each of ``points`` to the surface of this **closed** model:
+        negative inside the solid, positive outside, exactly 0 on the surface.
+
+        Inside is a nonzero winding number (exact), so nested shells and inward-facing
+        normals work; the magnitude is :meth:`closest_points`' distance.
+
+        Parameters
+        ----------
+        points : array_like, shape (N, 3) or (3,)
+            Query points in the model's own frame, finite (a single point gives shape (1,)).
+        threads : int
+            Threads sharing the points (0: one per core); the GIL is released.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (N,), float64.
+
+        Raises
+        ------
+        ModelNotClosedError
+            (a :class:`RapidPQPError`) The model is not closed; the message gives its
+            boundary, non-manifold and misoriented edge counts.
+        """
+        h = _model_handle(self, "model")
+        p = _points_arg(points, "points")
+        t = _threads_arg(threads)
+        n = p.shape[0]
+        out = np.zeros(n)
+        status = LIB.rpq_signed_distance(h, p.ctypes.data, n, t, out.ctypes.data, None)
+        if status:
+            _fail_solid(status, "signed_distance", [("model", self)])
+        return out
+
+    def _where(
+        self, points: Any, threads: Any, what: str, winding: bool
+    ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """Where each point is (``RPQ_OUTSIDE``, ``RPQ_INSIDE``, ``RPQ_ON_SURFACE``) and, when
+        asked, its winding number."""
+        h = _model_handle(self, "model")
+        p = _points_arg(points, "points")
+        t = _threads_arg(threads)
+        n = p.shape[0]
+        where = np.zeros(n, dtype=np.uint8)
+        numbers = np.zeros(n, dtype=np.int32) if winding else None
+        status = LIB.rpq_contains(
+            h, p.ctypes.data, n, t, where.ctypes.data, None if numbers is None else numbers.ctypes.data
+        )
+        if status:
+            _fail_solid(status, what, [("model", self)])
+        return where, numbers
+
+    def contains(self, points: Any, threads: Optional[int] = 0) -> np.ndarray:
+        """Whether each of ``points`` lies in the solid this **closed** model bounds: True
+        inside (nonzero winding number) **or on the surface** (a closed solid contains its
+        boundary). Exact: a point on a triangle, edge or vertex is decided without tolerance.
+
+        Parameters
+        ----------
+        points : array_like, shape (N, 3) or (3,)
+            Query points in the model's own frame, finite (a single point gives shape (1,)).
+        threads : int
+            Threads sharing the points (0: one per core); the GIL is released.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (N,), bool.
+
+        Raises
+        ------
+        ModelNotClosedError
+            (a :class:`RapidPQPError`) The model is not closed.
+        """
+        where, _ = self._where(points, threads, "contains", False)
+        return where != N.RPQ_OUTSIDE
+
+    def winding_numbers(self, points: Any, threads: Optional[int] = 0) -> np.ndarray:
+        """The winding number of this **closed** model's surface about each of ``points``
+        (exact): +1 inside a mesh with outward normals, -1 with inward ones, 0 outside;
+        nested or overlapping closed shells add up. A point on the surface has none and
+        gets 0 (use :meth:`contains` or ``closest_points(...).on_surface`` to tell it apart).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (N,), int32 (a single point (3,) gives shape (1,)).
+
+        Raises
+        ------
+        ModelNotClosedError
+            (a :class:`RapidPQPError`) The model is not closed.
+        """
+        _, numbers = self._where(points, threads, "winding_numbers", True)
+        assert numbers is not None
+        return numbers
+
+    def ray_cast(
+        self,
+        origins: Any,
+        directions: Any,
+        max_t: float = math.inf,
+        any_hit: bool = False,
+        threads: Optional[int] = 0,
+    ) -> "RayHits":
+        """The first hit of each ray ``origin + t * direction``, ``0 <= t <= max_t``, with
+        this model's triangles (any model, closed or not; no culling of back faces).
+
+        Which triangles a ray meets is exact (a ray through a shared edge or vertex hits;
+        none slips between triangles); ``t``, the point and the barycentric coordinates are
+        floating point.
+
+        Parameters
+        ----------
+        origins : array_like, shape (N, 3) or (3,)
+            Ray origins in the model's own frame, finite. One origin is used for every ray.
+        directions : array_like, shape (N, 3) or (3,)
+            Nonzero directions, finite, not necessarily unit: ``t`` counts their lengths (it is
+            the distance for unit directions). One direction is used for every ray.
+        max_t : float
+            The largest ``t`` searched, ≥ 0; ``inf`` (the default) for no bound.
+        any_hit : bool
+            Only ask whether each ray hits something (stops at the first hit found, faster):
+            only ``hit`` is answered; for a hit, ``t``, ``points`` and ``barycentric`` are NaN
+            and ``ids`` -1.
+        threads : int
+            Threads sharing the rays (0: one per core); the GIL is released.
+
+        Returns
+        -------
+        RayHits
+            ``hit`` (N,) bool, ``t`` (N,), ``points`` (N, 3), ``ids`` (N,) int32,
+            ``barycentric`` (N, 3) (weights of the triangle's corners in face order). Misses:
+            ``t`` inf, points and barycentric NaN, id -1.
+        """
+        h = _model_handle(self, "model")
+        o = _points_arg(origins, "origins")
+        d = _points_arg(directions, "directions")
+        zero = ~d.any(axis=1)
+        if zero.any():
+            raise ValueError(f"directions: row {int(np.argmax(zero))} is zero; a ray needs a nonzero direction")
+        no, nd = o.shape[0], d.shape[0]
+        if no != nd and no != 1 and nd != 1:
+            raise ValueError(
+                f"origins has {no} rows and directions has {nd}: give the same number, or one of either"
+            )
+        n = no if nd == 1 else nd
+        limit = _real(max_t, "max_t")
+        if not limit >= 0.0:
+            raise ValueError(f"max_t: must be >= 0 (inf for no bound), got {limit}")
+        t = _threads_arg(threads)
+        out = np.zeros(n, dtype=_RAY_HIT)
+        status = LIB.rpq_ray_cast(
+            h, o.ctypes.data, no, d.ctypes.data, nd, limit, 1 if any_hit else 0, t, out.ctypes.data
+        )
+        if status == N.RPQ_ERR_OUT_OF_RANGE:
+            raise ValueError(
+                "ray_cast: a coordinate exceeds 2^1000, or a direction is so small against the "
+                "distance to the model that the ray parameter there would overflow"
+            )
+        if status:
+            _fail(status, "ray_cast")
+        return _ray_hits(out)
+
+    def segment_hits(self, a: Any, b: Any) -> "RayHits":
+        """Every hit of the closed segment ``a → b`` with this model's triangles, sorted by
+        ``t`` in ``[0, 1]`` (``a + t * (b - a)``; ties by an internal triangle order). Exact
+        as to which triangles: a segment through an edge or vertex reports every triangle
+        sharing it. ``a == b`` lists the triangles holding that point.
+
+        Parameters
+        ----------
+        a, b : array_like, shape (3,)
+            The segment's ends in the model's own frame, finite.
+
+        Returns
+        -------
+        RayHits
+            One entry per hit (``hit`` all True), fields as in :meth:`ray_cast`.
+        """
+        h = _model_handle(self, "model")
+        pa = _point_arg(a, "a")
+        pb = _point_arg(b, "b")
+        count = ctypes.c_size_t()
+        capacity = 16
+        while True:
+            out = np.zeros(capacity, dtype=_RAY_HIT)
+            status = LIB.rpq_segment_hits(
+                h, pa.ctypes.data, pb.ctypes.data, out.ctypes.data, capacity, ctypes.byref(count)
+            )
+            if status:
+                _fail(status, "segment_hits")
+            if count.value <= capacity:
+                return _ray_hits(out[: count.value])
+            capacity = count.value
+
     def __repr__(self) -> str:
         if getattr(self, "_handle", None) is None:
             return "<rapidpqp.Model (not built)>"
@@ -776,6 +1107,132 @@ class ToleranceBatchResult(NamedTuple):
     p2: np.ndarray  #: (N, 3)
 
 
+class SolidFacts(NamedTuple):
+    """What a model's triangles make as a solid's boundary (:attr:`Model.solid_facts`).
+    Edges are counted once each, undirected; collapsed triangles (two corners alike) are left
+    out of every count but ``collapsed_triangles``."""
+
+    #: Every edge is used by exactly two faces, in opposite directions: the faces bound a solid.
+    closed: bool
+    #: No misoriented edge: neighbouring faces agree on their orientation.
+    oriented: bool
+    #: Edges used by exactly one face (holes).
+    boundary_edges: int
+    #: Edges used by more than two faces.
+    non_manifold_edges: int
+    #: Edges used by two or more faces, not as often in one direction as in the other.
+    misoriented_edges: int
+    #: Distinct corner coordinates of the faces (welded by exact equality).
+    vertices: int
+    #: Distinct edges of the faces.
+    edges: int
+    #: Triangles counted: all but the collapsed ones.
+    faces: int
+    #: Triangles with two or three corners at the same coordinates.
+    collapsed_triangles: int
+    #: Connected pieces (faces sharing a vertex are connected).
+    components: int
+    #: ``vertices - edges + faces`` (2 for a closed surface of genus 0).
+    euler_characteristic: int
+    #: The enclosed volume, positive when the normals ``(b - a) x (c - a)`` point outward
+    #: (meaningful for a closed model; ``inf`` for models wider than about 1e102).
+    signed_volume: float
+
+
+class ClosestPoints(NamedTuple):
+    """Result of :meth:`Model.closest_points`, one entry per query point (model's frame)."""
+
+    #: Distance to the surface, (N,); ``inf`` where not found (beyond ``max_distance``).
+    distance: np.ndarray
+    #: The closest point of the surface, (N, 3); NaN where not found.
+    points: np.ndarray
+    #: The id of the triangle it lies on, (N,) int32; -1 where not found.
+    ids: np.ndarray
+    #: The query point lies on the surface (exact; the distance is then exactly 0), (N,) bool.
+    on_surface: np.ndarray
+    #: Whether the surface is within ``max_distance``, (N,) bool.
+    found: np.ndarray
+
+
+class RayHits(NamedTuple):
+    """Result of :meth:`Model.ray_cast` (one entry per ray) and :meth:`Model.segment_hits`
+    (one entry per hit), in the model's frame."""
+
+    #: Whether the ray hits, (N,) bool.
+    hit: np.ndarray
+    #: The ray (or segment) parameter of the hit, (N,); ``inf`` for a miss.
+    t: np.ndarray
+    #: The hit point, (N, 3); NaN for a miss.
+    points: np.ndarray
+    #: The id of the triangle hit, (N,) int32; -1 for a miss.
+    ids: np.ndarray
+    #: The hit point's weights of the triangle's three corners (face order), (N, 3); NaN for a miss.
+    barycentric: np.ndarray
+
+
+_RELATIONS = {
+    N.RPQ_SOLID_APART: "apart",
+    N.RPQ_SOLID_SURFACES_CROSS: "surfaces_cross",
+    N.RPQ_SOLID_FIRST_INSIDE_SECOND: "first_inside_second",
+    N.RPQ_SOLID_SECOND_INSIDE_FIRST: "second_inside_first",
+}
+_BOUNDS = {
+    N.RPQ_SEPARATION_DISTANCE: "distance",
+    N.RPQ_SEPARATION_DEPTH_ALONG_DIRECTION: "depth_along_direction",
+    N.RPQ_SEPARATION_DEPTH_UPPER_BOUND: "depth_upper_bound",
+}
+
+
+class SolidCollideResult(NamedTuple):
+    """Result of ``collide(..., solid=True)``: how two closed models' solids meet."""
+
+    #: ``"apart"`` (no point in common), ``"surfaces_cross"`` (the surfaces intersect or
+    #: touch), ``"first_inside_second"`` or ``"second_inside_first"`` (one surface wholly
+    #: inside the other solid, not touching).
+    relation: str
+    #: The ids ``(id in model 1, id in model 2)`` of an intersecting triangle pair when the
+    #: surfaces cross, else None.
+    pair: Optional[Tuple[int, int]]
+    bv_tests: int
+    tri_tests: int
+
+    @property
+    def intersecting(self) -> bool:
+        """True when the solids have a point in common (every relation but ``"apart"``)."""
+        return self.relation != "apart"
+
+    @property
+    def colliding(self) -> bool:
+        """Same as :attr:`intersecting` (the name :class:`CollideResult` uses)."""
+        return self.relation != "apart"
+
+
+class Separation(NamedTuple):
+    """Result of :func:`separation`."""
+
+    #: The distance when the solids are apart; minus the penetration depth when they
+    #: overlap (0 when they only touch).
+    signed_distance: float
+    #: Overlapping: the world translation of model 2 that separates the solids (to
+    #: touching), its length the depth; shape (3,). Apart: zero.
+    translation: np.ndarray
+    #: What ``signed_distance`` is: ``"distance"`` (apart), ``"depth_along_direction"``
+    #: (the exact penetration depth along the given direction) or ``"depth_upper_bound"``
+    #: (the least depth over the directions searched: an upper bound on the translational
+    #: penetration depth, exact when the best direction is among them).
+    bound: str
+    #: How the solids meet, as :attr:`SolidCollideResult.relation`.
+    relation: str
+    #: Apart: the closest points, ``p1`` in model 1's frame and ``p2`` in model 2's, (3,)
+    #: each. Overlapping: NaN.
+    p1: np.ndarray
+    p2: np.ndarray
+    #: Directions swept (0 when apart).
+    directions: int
+    bv_tests: int
+    tri_tests: int
+
+
 class DistanceCache:
     """Warm start for repeated :func:`distance` queries on one model pair (say, along a
     trajectory): the previous closest triangle pair seeds the search. Safe to share between
@@ -822,6 +1279,22 @@ class _ThreadState(threading.local):
 
 
 _STATE = _ThreadState()
+# Arrays of the library's result structs, read field by field.
+_CLOSEST_POINT = np.dtype(N.RpqClosestPoint)
+_RAY_HIT = np.dtype(N.RpqRayHit)
+assert _CLOSEST_POINT.itemsize == ctypes.sizeof(N.RpqClosestPoint)
+assert _RAY_HIT.itemsize == ctypes.sizeof(N.RpqRayHit)
+
+
+def _ray_hits(out: np.ndarray) -> RayHits:
+    """The RpqRayHit array as a :class:`RayHits`, misses normalized (t inf, NaN, id -1); a
+    hit with no place (``any_hit``) keeps the library's NaN and -1."""
+    hit = out["hit"] != 0
+    t = np.where(hit, out["t"], np.inf)
+    points = np.where(hit[:, None], out["point"], np.nan)
+    ids = np.where(hit, out["id"], np.int32(-1)).astype(np.int32)
+    barycentric = np.where(hit[:, None], out["barycentric"], np.nan)
+    return RayHits(hit, t, points, ids, barycentric)
 _OFF_CLOSER = N.RpqDistanceResult.closer.offset // 4
 _OFF_BV = N.RpqDistanceResult.bv_tests.offset // 8
 _OFF_TRI = N.RpqDistanceResult.tri_tests.offset // 8
@@ -829,6 +1302,34 @@ _OFF_TRI = N.RpqDistanceResult.tri_tests.offset // 8
 
 # ---------------------------------------------------------------------------------------------
 # Single queries
+
+
+@overload
+def collide(
+    model1: ModelLike,
+    pose1: PoseLike,
+    model2: ModelLike,
+    pose2: PoseLike,
+    first_contact: bool = False,
+    *,
+    box_test: str = "default",
+    frame: str = "model1",
+    solid: Literal[False] = False,
+) -> CollideResult: ...
+
+
+@overload
+def collide(
+    model1: ModelLike,
+    pose1: PoseLike,
+    model2: ModelLike,
+    pose2: PoseLike,
+    first_contact: bool = False,
+    *,
+    box_test: str = "default",
+    frame: str = "model1",
+    solid: Literal[True],
+) -> SolidCollideResult: ...
 
 
 def collide(
@@ -840,9 +1341,11 @@ def collide(
     *,
     box_test: str = "default",
     frame: str = "model1",
-) -> CollideResult:
+    solid: bool = False,
+) -> Union[CollideResult, SolidCollideResult]:
     """The intersecting triangle pairs of ``model1`` at ``pose1`` and ``model2`` at ``pose2``
-    (touching triangles intersect).
+    (touching triangles intersect); with ``solid=True``, how the solids two closed models
+    bound meet (surfaces crossing, one inside the other, or apart).
 
     Parameters
     ----------
@@ -859,12 +1362,32 @@ def collide(
     frame : str
         Where exactly touching triangles are decided: ``"model1"`` (model 2's triangles moved
         into model 1's frame, as PQP) or ``"model2"`` (as RAPID).
+    solid : bool
+        Treat both models as solids (both must be closed): a model wholly inside the other
+        collides too. Always stops at the first contact (``first_contact`` is implied) and
+        takes no ``box_test`` or ``frame``.
 
     Returns
     -------
     CollideResult
-        ``pairs`` (K, 2) int32 ids, ``bv_tests`` and ``tri_tests`` counts; ``.colliding``.
+        (``solid=False``) ``pairs`` (K, 2) int32 ids, ``bv_tests`` and ``tri_tests`` counts;
+        ``.colliding``.
+    SolidCollideResult
+        (``solid=True``) ``relation``: ``"apart"``, ``"surfaces_cross"``,
+        ``"first_inside_second"`` or ``"second_inside_first"``; ``pair``: the ids of an
+        intersecting triangle pair when the surfaces cross, else None; work counts;
+        ``.colliding`` (or ``.intersecting``) unless apart.
+
+    Raises
+    ------
+    ModelNotClosedError
+        (``solid=True``; a :class:`RapidPQPError`) A model is not closed; the message names
+        it and its open edges.
     """
+    if solid:
+        if box_test != "default" or frame != "model1":
+            raise ValueError("collide(solid=True) takes no box_test or frame (it uses the defaults)")
+        return _solid_collide(model1, pose1, model2, pose2)
     model1 = _as_model(model1, "model1")  # kept alive for the call
     h1 = _model_handle(model1, "model1")
     model2 = _as_model(model2, "model2")  # kept alive for the call
@@ -884,6 +1407,90 @@ def collide(
     LIB.rpq_collide_result_counts(res, *st.counts_ptrs)
     bv, tri = st.counts.tolist()
     return CollideResult(pairs, bv, tri)
+
+
+def _solid_collide(model1: ModelLike, pose1: PoseLike, model2: ModelLike, pose2: PoseLike) -> SolidCollideResult:
+    model1 = _as_model(model1, "model1")  # kept alive for the call
+    h1 = _model_handle(model1, "model1")
+    model2 = _as_model(model2, "model2")  # kept alive for the call
+    h2 = _model_handle(model2, "model2")
+    b1 = _pose_bytes(pose1, "pose1")
+    b2 = _pose_bytes(pose2, "pose2")
+    out = N.RpqSolidCollideResult()
+    status = LIB.rpq_solid_collide(h1, b1, h2, b2, ctypes.byref(out))
+    if status:
+        _fail_solid(status, "collide", [("model1", model1), ("model2", model2)])
+    relation = _RELATIONS[out.relation]
+    pair = (int(out.id1), int(out.id2)) if relation == "surfaces_cross" else None
+    return SolidCollideResult(relation, pair, int(out.bv_tests), int(out.tri_tests))
+
+
+def separation(
+    model1: ModelLike,
+    pose1: PoseLike,
+    model2: ModelLike,
+    pose2: PoseLike,
+    direction: Any = None,
+) -> Separation:
+    """The signed separation of two **closed** models as solids: their distance when apart;
+    when they overlap, minus the depth of a translation of ``model2`` that separates them.
+
+    Parameters
+    ----------
+    model1, model2 : Model or trimesh.Trimesh
+        Closed models (see :attr:`Model.is_closed`).
+    pose1, pose2 : pose
+        As in :func:`collide`.
+    direction : array_like, shape (3,), optional
+        A nonzero world direction (any length): the depth is then the exact translational
+        penetration depth along it (the shortest move of ``model2`` along ``direction`` that
+        separates the solids). Without one (None), the least depth over a fixed set of
+        directions (world axes and diagonals, both models' axes, the line between their
+        centres), refined around the best: an upper bound on the translational penetration
+        depth, exact when the best direction is among them (boxes overlapping along an axis,
+        nested boxes).
+
+    Returns
+    -------
+    Separation
+        ``signed_distance``; ``translation`` (3,) moving model 2 out (zero when apart);
+        ``bound`` (``"distance"``, ``"depth_along_direction"`` or ``"depth_upper_bound"``);
+        ``relation`` as ``collide(..., solid=True)``; ``p1``, ``p2`` the closest points when
+        apart (each in its own model's frame, NaN when overlapping); ``directions`` swept;
+        work counts.
+
+    Raises
+    ------
+    ModelNotClosedError
+        (a :class:`RapidPQPError`) A model is not closed; the message names it and its open
+        edges.
+    """
+    model1 = _as_model(model1, "model1")  # kept alive for the call
+    h1 = _model_handle(model1, "model1")
+    model2 = _as_model(model2, "model2")  # kept alive for the call
+    h2 = _model_handle(model2, "model2")
+    b1 = _pose_bytes(pose1, "pose1")
+    b2 = _pose_bytes(pose2, "pose2")
+    d = None
+    if direction is not None:
+        d = _point_arg(direction, "direction")
+        if not d.any():
+            raise ValueError("direction: must be nonzero (or None to search)")
+    out = N.RpqSeparation()
+    status = LIB.rpq_separation(h1, b1, h2, b2, None if d is None else d.ctypes.data, ctypes.byref(out))
+    if status:
+        _fail_solid(status, "separation", [("model1", model1), ("model2", model2)])
+    return Separation(
+        float(out.signed_distance),
+        np.array(out.translation[:]),
+        _BOUNDS[out.bound],
+        _RELATIONS[out.relation],
+        np.array(out.p1[:]),
+        np.array(out.p2[:]),
+        int(out.directions),
+        int(out.bv_tests),
+        int(out.tri_tests),
+    )
 
 
 def _distance_request(rel_err: Any, abs_err: Any, qsize: Any) -> Optional[bytes]:

@@ -24,6 +24,11 @@ __all__ = [
     "RpqDistanceRequest",
     "RpqDistanceCache",
     "RpqDistanceResult",
+    "RpqSolidFacts",
+    "RpqClosestPoint",
+    "RpqRayHit",
+    "RpqSolidCollideResult",
+    "RpqSeparation",
     "status_message",
 ]
 
@@ -39,6 +44,7 @@ RPQ_ERR_OUT_OF_MEMORY = 7
 RPQ_ERR_INTERNAL = 8
 RPQ_ERR_NOT_ROTATION = 9
 RPQ_ERR_OUT_OF_RANGE = 10
+RPQ_ERR_NOT_CLOSED = 11
 
 RPQ_BOX_TEST_DEFAULT = 0
 RPQ_BOX_TEST_SAT15 = 1
@@ -47,6 +53,20 @@ RPQ_BOX_TEST_DUAL = 3
 RPQ_BOX_TEST_SPHERE_SAT15 = 4
 RPQ_FRAME_MODEL1 = 0
 RPQ_FRAME_MODEL2 = 1
+
+# rpq_contains: where a point is.
+RPQ_OUTSIDE = 0
+RPQ_INSIDE = 1
+RPQ_ON_SURFACE = 2
+# RpqSolidCollideResult.relation, RpqSeparation.relation.
+RPQ_SOLID_APART = 0
+RPQ_SOLID_SURFACES_CROSS = 1
+RPQ_SOLID_FIRST_INSIDE_SECOND = 2
+RPQ_SOLID_SECOND_INSIDE_FIRST = 3
+# RpqSeparation.bound.
+RPQ_SEPARATION_DISTANCE = 0
+RPQ_SEPARATION_DEPTH_ALONG_DIRECTION = 1
+RPQ_SEPARATION_DEPTH_UPPER_BOUND = 2
 
 
 class RpqPose(ctypes.Structure):
@@ -93,6 +113,70 @@ class RpqDistanceResult(ctypes.Structure):
         ("p1", ctypes.c_double * 3),
         ("p2", ctypes.c_double * 3),
         ("closer", ctypes.c_int),
+        ("bv_tests", ctypes.c_uint64),
+        ("tri_tests", ctypes.c_uint64),
+    ]
+
+
+class RpqSolidFacts(ctypes.Structure):
+    _fields_ = [
+        ("closed", ctypes.c_int),
+        ("oriented", ctypes.c_int),
+        ("boundary_edges", ctypes.c_uint64),
+        ("non_manifold_edges", ctypes.c_uint64),
+        ("misoriented_edges", ctypes.c_uint64),
+        ("vertices", ctypes.c_uint64),
+        ("edges", ctypes.c_uint64),
+        ("faces", ctypes.c_uint64),
+        ("collapsed_triangles", ctypes.c_uint64),
+        ("components", ctypes.c_uint64),
+        ("euler_characteristic", ctypes.c_int64),
+        ("signed_volume", ctypes.c_double),
+    ]
+
+
+class RpqClosestPoint(ctypes.Structure):
+    _fields_ = [
+        ("distance", ctypes.c_double),
+        ("point", ctypes.c_double * 3),
+        ("id", ctypes.c_int32),
+        ("triangle", ctypes.c_uint32),
+        ("on_surface", ctypes.c_int),
+        ("found", ctypes.c_int),
+    ]
+
+
+class RpqRayHit(ctypes.Structure):
+    _fields_ = [
+        ("hit", ctypes.c_int),
+        ("t", ctypes.c_double),
+        ("point", ctypes.c_double * 3),
+        ("id", ctypes.c_int32),
+        ("triangle", ctypes.c_uint32),
+        ("barycentric", ctypes.c_double * 3),
+    ]
+
+
+class RpqSolidCollideResult(ctypes.Structure):
+    _fields_ = [
+        ("relation", ctypes.c_int),
+        ("intersecting", ctypes.c_int),
+        ("id1", ctypes.c_int32),
+        ("id2", ctypes.c_int32),
+        ("bv_tests", ctypes.c_uint64),
+        ("tri_tests", ctypes.c_uint64),
+    ]
+
+
+class RpqSeparation(ctypes.Structure):
+    _fields_ = [
+        ("signed_distance", ctypes.c_double),
+        ("translation", ctypes.c_double * 3),
+        ("bound", ctypes.c_int),
+        ("relation", ctypes.c_int),
+        ("p1", ctypes.c_double * 3),
+        ("p2", ctypes.c_double * 3),
+        ("directions", ctypes.c_uint32),
         ("bv_tests", ctypes.c_uint64),
         ("tri_tests", ctypes.c_uint64),
     ]
@@ -184,6 +268,22 @@ _SIGNATURES = {
         _STATUS,
         [_VP, _VP, _VP, _SIZE, _VP, _SIZE, _DBL, _INT, _INT, _VP, _VP, _VP, _VP],
     ),
+    # Solid facts and point, ray and solid queries (points in the model's own frame).
+    "rpq_model_solid_facts": (_STATUS, [_VP, _VP]),
+    # model, points, n, max_distance, threads, out
+    "rpq_closest_points": (_STATUS, [_VP, _VP, _SIZE, _DBL, _INT, _VP]),
+    # model, points, n, threads, out_distance, out_closest
+    "rpq_signed_distance": (_STATUS, [_VP, _VP, _SIZE, _INT, _VP, _VP]),
+    # model, points, n, threads, out_where, out_winding
+    "rpq_contains": (_STATUS, [_VP, _VP, _SIZE, _INT, _VP, _VP]),
+    # model, origins, num_origins, directions, num_directions, max_t, any_hit, threads, out
+    "rpq_ray_cast": (_STATUS, [_VP, _VP, _SIZE, _VP, _SIZE, _DBL, _INT, _INT, _VP]),
+    # model, a, b, out, capacity, out_count
+    "rpq_segment_hits": (_STATUS, [_VP, _VP, _VP, _VP, _SIZE, _VP]),
+    # model1, pose1, model2, pose2, out
+    "rpq_solid_collide": (_STATUS, [_VP, _VP, _VP, _VP, _VP]),
+    # model1, pose1, model2, pose2, direction (NULL: search), out
+    "rpq_separation": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _VP]),
     # Poses: matrices, n, tolerance, out_poses; the rotation tolerance setting.
     "rpq_poses_from_matrices": (_STATUS, [_VP, _SIZE, _DBL, _VP]),
     "rpq_set_rotation_tolerance": (_STATUS, [_DBL]),
