@@ -260,7 +260,7 @@ def test_a_peg_in_a_hole_comes_out_along_its_axis_only():
 
 
 def test_argument_errors(cube):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="direction: must be nonzero"):
         rp.sweep(cube, None, cube, None, [0, 0, 0], 1)  # zero direction, distance > 0
     for bad in (-1, math.nan, math.inf):
         with pytest.raises(ValueError):
@@ -270,8 +270,9 @@ def test_argument_errors(cube):
     for bad in ([math.nan, 0, 0], [0, math.inf, 0], [1, 0], [[1, 0, 0]]):
         with pytest.raises(ValueError):
             rp.sweep(cube, None, cube, None, bad, 1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"directions\[1\]: must be nonzero"):
         rp.sweep_batch(cube, None, cube, None, [[1, 0, 0], [0, 0, 0]], 1)
+    assert rp.sweep_batch(cube, at(2), cube, None, [[1, 0, 0], [0, 0, 0]], 0).hit.all()
     with pytest.raises(ValueError):
         rp.sweep_batch(cube, None, cube, None, [[1, 0, 0], [0, math.nan, 0]], 1, threads=2)
     with pytest.raises(TypeError):
@@ -298,7 +299,7 @@ def test_argument_errors(cube):
         rp.removal_directions([], None, 0, [1, 0, 0])  # no parts
     with pytest.raises(ValueError):
         rp.removal_directions([cube, cube], [None], 0, [1, 0, 0])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"directions\[0\]: must be nonzero"):
         rp.removal_directions([cube, cube], [at(-5), None], 0, [0, 0, 0])
     with pytest.raises(ValueError):
         rp.removal_directions([cube, cube], [at(-5), None], 0, [1, 0, 0], distance=-1)

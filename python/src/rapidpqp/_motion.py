@@ -147,6 +147,12 @@ def _pair(model1: Any, pose1: Any, model2: Any, pose2: Any, names: Tuple[str, st
     return m1, m2, h1, h2, _pose_bytes(pose1, names[1]), _pose_bytes(pose2, names[3])
 
 
+def _require_nonzero(dirs: np.ndarray, name: str, when: str) -> None:
+    zero = ~dirs.any(axis=1)
+    if zero.any():
+        raise ValueError(f"{name}[{int(np.argmax(zero))}]: must be nonzero{when}")
+
+
 def _s_max(distance: Any) -> float:
     d = _real(distance, "distance")
     if not (math.isfinite(d) and d >= 0.0):
@@ -193,6 +199,8 @@ def sweep(
     m1, m2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2, ("model1", "pose1", "model2", "pose2"))
     d = _point_arg(direction, "direction")
     s_max = _s_max(distance)
+    if s_max > 0 and not d.any():
+        raise ValueError("direction: must be nonzero when distance > 0")
     out = N.RpqSweepResult()
     status = LIB.rpq_sweep(h1, b1, h2, b2, d.ctypes.data, s_max, 1 if last_contact else 0, ctypes.byref(out))
     if status:
@@ -234,6 +242,8 @@ def sweep_batch(
     m1, m2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2, ("model1", "pose1", "model2", "pose2"))
     dirs = _points_arg(directions, "directions")
     s_max = _s_max(distance)
+    if s_max > 0:
+        _require_nonzero(dirs, "directions", " when distance > 0")
     t = _threads_arg(threads)
     n = len(dirs)
     out = np.zeros(n, dtype=_SWEEP_RESULT)
@@ -370,6 +380,7 @@ def removal_directions(
     if index >= n:
         raise ValueError(f"moving: {index} is not the index of one of the {n} parts")
     dirs = _points_arg(directions, "directions")
+    _require_nonzero(dirs, "directions", "")
     if distance is None:
         dist = math.inf
     else:
