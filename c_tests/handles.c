@@ -56,9 +56,9 @@ static int native_distance(const RpqModel *a, const RpqModel *b, RpqDistanceResu
     return rpq_distance(a, &pose, b, &pose, NULL, NULL, out);
 }
 
-/* Every solid-model function with `bad` as a model (alone, and beside the live `good`): each
- * must return RPQ_ERR_INVALID_HANDLE and write nothing. */
-static void solid_calls_refused(const RpqModel *bad, const RpqModel *good) {
+/* Every solid-model and motion function with `bad` as a model (alone, and beside the live
+ * `good`): each must return RPQ_ERR_INVALID_HANDLE and write nothing. */
+static void model_calls_refused(const RpqModel *bad, const RpqModel *good) {
     static const double pts[6] = {0.1, 0.1, 0, 0.2, 0.2, 1}, dir[3] = {0, 0, -1};
     RpqPose pose;
     RpqSolidFacts facts, facts0;
@@ -70,6 +70,11 @@ static void solid_calls_refused(const RpqModel *bad, const RpqModel *good) {
     uint8_t where[2] = {7, 7};
     int32_t winding[2] = {7, 7};
     size_t count = 7;
+    RpqSweepResult sw, sw0;
+    RpqToi toi, toi0;
+    RpqRemoval rem, rem0;
+    const RpqModel *bad_first[2] = {bad, good}, *bad_second[2] = {good, bad};
+    RpqPose poses[2];
     memcpy(pose.rotation, I9, sizeof pose.rotation);
     memset(pose.translation, 0, sizeof pose.translation);
     pose.scale = 1.0;
@@ -78,6 +83,10 @@ static void solid_calls_refused(const RpqModel *bad, const RpqModel *good) {
     memset(hits, 0x5a, sizeof hits), memcpy(hits0, hits, sizeof hits);
     memset(&sc, 0x5a, sizeof sc), sc0 = sc;
     memset(&sep, 0x5a, sizeof sep), sep0 = sep;
+    memset(&sw, 0x5a, sizeof sw), sw0 = sw;
+    memset(&toi, 0x5a, sizeof toi), toi0 = toi;
+    memset(&rem, 0x5a, sizeof rem), rem0 = rem;
+    poses[0] = poses[1] = pose;
     ENSURE_EQ_INT(rpq_model_solid_facts(bad, &facts), RPQ_ERR_INVALID_HANDLE);
     ENSURE_EQ_INT(rpq_closest_points(bad, pts, 2, INFINITY, 2, cp), RPQ_ERR_INVALID_HANDLE);
     ENSURE_EQ_INT(rpq_signed_distance(bad, pts, 2, 2, d, cp), RPQ_ERR_INVALID_HANDLE);
@@ -88,6 +97,16 @@ static void solid_calls_refused(const RpqModel *bad, const RpqModel *good) {
     ENSURE_EQ_INT(rpq_solid_collide(good, &pose, bad, &pose, &sc), RPQ_ERR_INVALID_HANDLE);
     ENSURE_EQ_INT(rpq_separation(bad, &pose, good, &pose, NULL, &sep), RPQ_ERR_INVALID_HANDLE);
     ENSURE_EQ_INT(rpq_separation(good, &pose, bad, &pose, dir, &sep), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_sweep(bad, &pose, good, &pose, dir, 1, 0, &sw), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_sweep(good, &pose, bad, &pose, dir, 1, 1, &sw), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_sweep_batch(bad, &pose, good, &pose, dir, 1, 1, 0, 2, &sw), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_sweep_batch(good, &pose, bad, &pose, dir, 1, 1, 0, 2, &sw), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_time_of_impact(bad, &pose, &pose, good, &pose, -1, 0, &toi), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_time_of_impact(good, &pose, &pose, bad, &pose, -1, 0, &toi), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_removal_directions(bad_first, poses, 2, 1, dir, 1, INFINITY, &rem), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_removal_directions(bad_second, poses, 2, 0, dir, 1, INFINITY, &rem), RPQ_ERR_INVALID_HANDLE);
+    ENSURE(memcmp(&sw, &sw0, sizeof sw) == 0 && memcmp(&toi, &toi0, sizeof toi) == 0);
+    ENSURE(memcmp(&rem, &rem0, sizeof rem) == 0);
     ENSURE(memcmp(&facts, &facts0, sizeof facts) == 0 && memcmp(cp, cp0, sizeof cp) == 0);
     ENSURE(memcmp(hits, hits0, sizeof hits) == 0 && memcmp(&sc, &sc0, sizeof sc) == 0);
     ENSURE(memcmp(&sep, &sep0, sizeof sep) == 0 && count == 7);
@@ -143,7 +162,7 @@ static void native_handles(unsigned char *heap) {
     untouched = d;
     ENSURE_EQ_INT(native_distance(dead, b, &d), RPQ_ERR_INVALID_HANDLE);
     ENSURE(memcmp(&d, &untouched, sizeof d) == 0);
-    solid_calls_refused(dead, a);
+    model_calls_refused(dead, a);
     /* Freeing again is ignored. */
     rpq_model_free(dead);
     rpq_collide_result_free(dead_r);
@@ -158,10 +177,10 @@ static void native_handles(unsigned char *heap) {
     ENSURE_EQ_INT(native_distance((RpqModel *)vc, b, &d), RPQ_ERR_INVALID_HANDLE);
     ENSURE_EQ_INT(rpq_collide_result_num_pairs((RpqCollideResult *)a), 0);
     ENSURE_EQ_INT(rpq_model_num_triangles((RpqModel *)r), 0);
-    solid_calls_refused((RpqModel *)r, a);
-    solid_calls_refused((RpqModel *)pqp, a);
-    solid_calls_refused((RpqModel *)rapid, a);
-    solid_calls_refused((RpqModel *)vc, a);
+    model_calls_refused((RpqModel *)r, a);
+    model_calls_refused((RpqModel *)pqp, a);
+    model_calls_refused((RpqModel *)rapid, a);
+    model_calls_refused((RpqModel *)vc, a);
     /* Freeing through the wrong function does nothing: every handle still works. */
     rpq_model_free((RpqModel *)r);
     rpq_model_free((RpqModel *)pqp);
@@ -180,7 +199,7 @@ static void native_handles(unsigned char *heap) {
         ENSURE_EQ_INT(native_distance(a, (RpqModel *)wild[k], &d), RPQ_ERR_INVALID_HANDLE);
         ENSURE_EQ_INT(rpq_model_num_triangles((RpqModel *)wild[k]), 0);
         ENSURE_EQ_INT(rpq_collide_result_num_pairs((RpqCollideResult *)wild[k]), 0);
-        solid_calls_refused((RpqModel *)wild[k], a);
+        model_calls_refused((RpqModel *)wild[k], a);
         rpq_model_free((RpqModel *)wild[k]);
         rpq_collide_result_free((RpqCollideResult *)wild[k]);
     }

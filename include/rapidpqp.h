@@ -330,6 +330,22 @@
 #define RPQ_SEPARATION_DEPTH_UPPER_BOUND 2
 
 /**
+ * `RpqToi::outcome`: the models come within the tolerance at `time`, not before.
+ */
+#define RPQ_TOI_CONTACT 0
+
+/**
+ * `RpqToi::outcome`: the models stay apart over the whole motion.
+ */
+#define RPQ_TOI_FREE 1
+
+/**
+ * `RpqToi::outcome`: the step budget ran out; there is no contact before `time` and nothing is
+ * known after it.
+ */
+#define RPQ_TOI_STEP_LIMIT 2
+
+/**
  * Success (note: 1, not 0).
  */
 #define VC_OK 1
@@ -810,6 +826,118 @@ typedef struct RpqSeparation {
     uint64_t bv_tests;
     uint64_t tri_tests;
 } RpqSeparation;
+
+/**
+ * Result of `rpq_sweep`: where model 1, moving by `s·direction`, first (or last) touches
+ * model 2.
+ */
+typedef struct RpqSweepResult {
+    /**
+     * 1 when the models touch for some `s` in [0, `s_max`]; 0 when they stay apart (then `s`
+     * is `INFINITY`, the points NaN, the ids -1 and the triangles `UINT32_MAX`).
+     */
+    int hit;
+    /**
+     * The time of contact: model 1 moved by `s·direction` touches model 2 (first contact:
+     * never later than the exact one; last contact: never earlier).
+     */
+    double s;
+    /**
+     * The caller's ids of the touching triangles (model 1's, model 2's).
+     */
+    int32_t id1;
+    int32_t id2;
+    /**
+     * Their leaf-order indices.
+     */
+    uint32_t tri1;
+    uint32_t tri2;
+    /**
+     * The contact point in the world (on model 2's triangle).
+     */
+    double point[3];
+    /**
+     * The touching point of model 1 in its own frame (in the world at
+     * `p1·point1 + s·direction`), and the contact point in model 2's own frame.
+     */
+    double point1[3];
+    double point2[3];
+    /**
+     * Bounding-volume tests and triangle-pair sweeps run (0 inside an `RpqRemoval`: its own
+     * counts cover every sweep).
+     */
+    uint64_t bv_tests;
+    uint64_t tri_tests;
+} RpqSweepResult;
+
+/**
+ * Result of `rpq_time_of_impact`.
+ */
+typedef struct RpqToi {
+    /**
+     * `RPQ_TOI_*`: how the query ended.
+     */
+    int outcome;
+    /**
+     * Contact: the time found, in [0, 1] (no contact before it); free: 1; step limit: the time
+     * reached.
+     */
+    double time;
+    /**
+     * Model 1's pose at `time`.
+     */
+    struct RpqPose placement;
+    /**
+     * Contact: the distance measured at `time` (at most the tolerance); free and step limit: a
+     * lower bound of the distance at `time`.
+     */
+    double distance;
+    /**
+     * Distance queries or sweeps run.
+     */
+    uint32_t steps;
+    uint64_t bv_tests;
+    uint64_t tri_tests;
+} RpqToi;
+
+/**
+ * What happens to the moving part along one direction (`rpq_removal_directions`).
+ */
+typedef struct RpqRemoval {
+    /**
+     * 1 when the part moves the whole distance (or to infinity) without touching another.
+     */
+    int free;
+    /**
+     * Blocked: the travel before the first contact (world units). Free: the distance asked
+     * for (`INFINITY` for removal to infinity).
+     */
+    double free_distance;
+    /**
+     * Blocked: the index of the blocking part; -1 when free.
+     */
+    int64_t blocker;
+    /**
+     * Blocked: the contact, the moving part as model 1 and the blocker as model 2, `s` equal
+     * to `free_distance` along the unit `direction` (its `bv_tests`, `tri_tests` are 0). Free:
+     * no hit.
+     */
+    struct RpqSweepResult contact;
+    /**
+     * Parts culled by the directional cylinder, and parts swept exactly.
+     */
+    uint64_t culled;
+    uint64_t swept;
+    /**
+     * Bounding-volume tests and triangle-pair sweeps of every sweep run.
+     */
+    uint64_t bv_tests;
+    uint64_t tri_tests;
+    /**
+     * The direction, scaled to unit length.
+     */
+    double direction[3];
+} RpqRemoval;
 
 /**
  * A colliding pair of objects (`vcReport`: `id1 < id2`), or an intersecting pair of
@@ -1670,6 +1798,122 @@ RpqStatus rpq_separation(const struct RpqModel *m1,
                          const struct RpqPose *p2,
                          const double *direction,
                          struct RpqSeparation *out);
+
+/**
+ * The first contact of model 1 (placed at `p1`) moving by the world translation
+ * `s·direction`, `s` in [0, `s_max`], against model 2 (placed at `p2`), written to `*out`;
+ * with `last_contact` nonzero, the last: the largest `s` at which the models still touch
+ * (how far model 1 must move along `direction` to be clear of model 2, when they overlap).
+ * Touching counts, also at `s = 0`. Works on any models (closed or not: triangles touch).
+ *
+ * `direction` need not be unit (`s` is in units of its length); zero only with `s_max` 0 (a
+ * test of whether the models touch where they are). No contact: `hit` 0 and `s` `INFINITY`.
+ * Precision (see the README, "Translational sweep"): the first contact is never later than the
+ * exact one on the placed triangles and the pair is within `2^-44` of the coordinates'
+ * magnitude of touching at `s`; the last contact likewise mirrored.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, the pose errors of `rpq_collide`,
+ * `RPQ_ERR_NON_FINITE` (a NaN or infinite `direction`), `RPQ_ERR_INVALID_ARGUMENT` (`s_max`
+ * negative, NaN or infinite, or a zero `direction` with `s_max` > 0), `RPQ_ERR_OUT_OF_RANGE`
+ * (coordinates beyond the supported range, the sweep's included). `*out` is written only on
+ * success.
+ *
+ * # Safety
+ * The models are not freed during the call; the poses are readable; `direction` points to 3
+ * readable doubles; `out` is writable.
+ */
+RpqStatus rpq_sweep(const struct RpqModel *m1,
+                    const struct RpqPose *p1,
+                    const struct RpqModel *m2,
+                    const struct RpqPose *p2,
+                    const double *direction,
+                    double s_max,
+                    int last_contact,
+                    struct RpqSweepResult *out);
+
+/**
+ * `rpq_sweep` along each of the `n` directions (`3n` doubles) for the one pair of placed
+ * models, `out[i]` for `directions[3i..3i+3]`: the disassembly planner's question of which
+ * ways a part can move. Every direction is checked before any sweep runs; each answer equals
+ * the single call's, whatever `threads` (0 or less: one per available core; at most
+ * `RPQ_MAX_BATCH_THREADS`, never more than there are directions; the calling thread works
+ * too). `n` = 0 is fine (the models, poses and `s_max` are still checked): nothing is written
+ * and `directions`, `out` may be NULL.
+ *
+ * Errors: as `rpq_sweep`, and `RPQ_ERR_OUT_OF_MEMORY`. `out` is written only on success.
+ *
+ * # Safety
+ * As `rpq_sweep`; `directions` holds `3 * n` readable doubles and `out` `n` writable results
+ * (either may be NULL when `n` is 0).
+ */
+RpqStatus rpq_sweep_batch(const struct RpqModel *m1,
+                          const struct RpqPose *p1,
+                          const struct RpqModel *m2,
+                          const struct RpqPose *p2,
+                          const double *directions,
+                          size_t n,
+                          double s_max,
+                          int last_contact,
+                          int threads,
+                          struct RpqSweepResult *out);
+
+/**
+ * The time of impact of model 1 moving rigidly from the pose `start` (at time 0) to `end` (at
+ * time 1), its translation linear in time and its rotation turning at a constant rate about a
+ * fixed axis through its own origin, against model 2 static at `p2`, written to `*out`. The time
+ * returned is never later than the first contact: the models do not touch at any time before
+ * it. Pure translations are swept exactly (`rpq_sweep`); with rotation, conservative
+ * advancement stops when the models are within `tolerance` (`RPQ_TOI_CONTACT`), when the
+ * motion ends (`RPQ_TOI_FREE`) or after `max_steps` distance queries (`RPQ_TOI_STEP_LIMIT`).
+ *
+ * `tolerance`: a negative value asks for the default, 1e-3 of the larger model's size (the
+ * diagonal of its vertices' bounding box, times its scale); NaN gives `RPQ_ERR_NON_FINITE`.
+ * `max_steps`: 0 asks for the default, 10000.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, the pose errors of `rpq_collide`,
+ * `RPQ_ERR_NON_FINITE` (a NaN `tolerance`), `RPQ_ERR_INVALID_ARGUMENT` (`start` and `end` with
+ * different scales), `RPQ_ERR_OUT_OF_RANGE`. `*out` is written only on success.
+ *
+ * # Safety
+ * The models are not freed during the call; the poses are readable; `out` is writable.
+ */
+RpqStatus rpq_time_of_impact(const struct RpqModel *m1,
+                             const struct RpqPose *start,
+                             const struct RpqPose *end,
+                             const struct RpqModel *m2,
+                             const struct RpqPose *p2,
+                             double tolerance,
+                             uint32_t max_steps,
+                             struct RpqToi *out);
+
+/**
+ * Which of the `num_directions` directions (`3·num_directions` doubles, world vectors of any
+ * nonzero length) let part `moving` of an assembly translate by `distance` (`INFINITY`: to
+ * infinity) without touching any other part; `out[i]` for direction `i`. The assembly is
+ * `num_parts` models `models[k]` placed at `poses[k]`. Per direction, the parts outside the
+ * directional cylinder around the moving part's sweep are culled and the others swept exactly,
+ * nearest first; touching counts as blocking, also at the start (see the README, "Disassembly
+ * directions and time of impact"). `num_directions` = 0 is fine (the parts, `moving` and
+ * `distance` are still checked): `directions` and `out` may then be NULL.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, the pose errors of `rpq_collide`,
+ * `RPQ_ERR_INVALID_ARGUMENT` (`moving` not below `num_parts`, so also `num_parts` 0; a zero
+ * direction; `distance` negative or NaN), `RPQ_ERR_NON_FINITE` (a NaN or infinite direction),
+ * `RPQ_ERR_OUT_OF_RANGE`, `RPQ_ERR_OUT_OF_MEMORY`. `out` is written only on success.
+ *
+ * # Safety
+ * The models are not freed during the call; `models` and `poses` hold `num_parts` readable
+ * entries (either may be NULL when `num_parts` is 0); `directions` holds `3 * num_directions`
+ * readable doubles and `out` `num_directions` writable results.
+ */
+RpqStatus rpq_removal_directions(const struct RpqModel *const *models,
+                                 const struct RpqPose *poses,
+                                 size_t num_parts,
+                                 size_t moving,
+                                 const double *directions,
+                                 size_t num_directions,
+                                 double distance,
+                                 struct RpqRemoval *out);
 
 /**
  * A new, empty V-COLLIDE engine (NULL only when out of memory); release it with `vcClose`.

@@ -1,9 +1,10 @@
 //! Misuse from C, each program linked with `librapidpqp.a` (and `librapidpqp.so`) and run under
 //! AddressSanitizer too:
 //!
-//! - `c_tests/handles.c`: freed, wrong-kind, foreign and wild pointers through the native,
-//!   legacy PQP, RAPID and V-COLLIDE entry points each get their layer's error and change
-//!   nothing (nothing may be read through a bad pointer), and the library prints nothing.
+//! - `c_tests/handles.c`: freed, wrong-kind, foreign and wild pointers through the native
+//!   (solid and motion queries included), legacy PQP, RAPID and V-COLLIDE entry points each get
+//!   their layer's error and change nothing (nothing may be read through a bad pointer), and
+//!   the library prints nothing.
 //! - `c_tests/robustness.c`: queue sizes capped by the work, rotation checks (native setting,
 //!   legacy policy), the scale range, NaN in an unused vertex.
 

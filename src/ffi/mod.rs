@@ -14,6 +14,7 @@ pub mod pqp;
 pub mod rapid;
 pub mod serialize;
 pub mod solid;
+pub mod sweep;
 pub mod vcollide;
 
 use std::cell::{Cell, UnsafeCell};

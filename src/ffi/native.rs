@@ -75,6 +75,15 @@ pub struct RpqPose {
 }
 
 impl RpqPose {
+    /// The pose of a (checked) placement: its rotation row-major, its translation and scale.
+    pub(crate) fn of(p: &Placement) -> RpqPose {
+        RpqPose {
+            rotation: std::array::from_fn(|k| p.rotation[(k / 3, k % 3)]),
+            translation: [p.translation.x, p.translation.y, p.translation.z],
+            scale: p.scale,
+        }
+    }
+
     #[inline(always)]
     fn placement(&self) -> Result<Placement, RpqStatus> {
         let (r, t) = (&self.rotation, &self.translation);

@@ -224,7 +224,7 @@ fn relation_code(r: SolidRelation) -> c_int {
     }
 }
 
-fn query_status(e: QueryError) -> RpqStatus {
+pub(super) fn query_status(e: QueryError) -> RpqStatus {
     match e {
         QueryError::NonFinite => RPQ_ERR_NON_FINITE,
         QueryError::InvalidScale => RPQ_ERR_INVALID_SCALE,
@@ -280,7 +280,7 @@ unsafe fn read_points(points: *const f64, n: usize) -> Result<Vec<Vec3>, RpqStat
 ///
 /// # Safety
 /// `out` holds `values.len()` writable entries (it may be NULL when there are none).
-unsafe fn write_all<T: Copy>(out: *mut T, values: &[T]) {
+pub(super) unsafe fn write_all<T: Copy>(out: *mut T, values: &[T]) {
     if !values.is_empty() {
         // SAFETY: per the contract; `values` is the library's own memory, so they cannot overlap.
         unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), out, values.len()) };
@@ -616,7 +616,7 @@ pub unsafe extern "C" fn rpq_ray_cast(
 ///
 /// # Safety
 /// `p` points to `3 * count` readable doubles.
-unsafe fn read_array_of_3(p: *const f64, count: usize) -> Result<Vec<Vec3>, RpqStatus> {
+pub(super) unsafe fn read_array_of_3(p: *const f64, count: usize) -> Result<Vec<Vec3>, RpqStatus> {
     let total = count.checked_mul(3).ok_or(RPQ_ERR_INVALID_ARGUMENT)?;
     // SAFETY: per the contract.
     let values = unsafe { std::slice::from_raw_parts(p, total) };
@@ -679,7 +679,7 @@ pub unsafe extern "C" fn rpq_segment_hits(
 /// # Safety
 /// The models are not freed during the call; the poses are NULL or readable; `out` is NULL or
 /// writable.
-unsafe fn pair_query<T>(
+pub(super) unsafe fn pair_query<T>(
     m1: *const RpqModel,
     p1: *const RpqPose,
     m2: *const RpqModel,

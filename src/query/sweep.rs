@@ -129,15 +129,23 @@ pub fn sweep_last_contact(
     Ok(result)
 }
 
-fn check_request(r: &SweepRequest) -> Result<(), QueryError> {
+/// What [`sweep`] refuses in a request: a direction that is not finite
+/// ([`QueryError::NonFinite`]), a bad `s_max` ([`check_s_max`]), a zero direction with
+/// `s_max > 0` ([`QueryError::InvalidArgument`]).
+pub(crate) fn check_request(r: &SweepRequest) -> Result<(), QueryError> {
     if !r.direction.iter().all(|x| x.is_finite()) {
         return Err(QueryError::NonFinite);
     }
-    let zero = r.direction == Vec3::zeros();
-    if !(r.s_max >= 0.0 && r.s_max.is_finite()) || (zero && r.s_max > 0.0) {
+    check_s_max(r.s_max)?;
+    if r.direction == Vec3::zeros() && r.s_max > 0.0 {
         return Err(QueryError::InvalidArgument);
     }
     Ok(())
+}
+
+/// A sweep's `s_max` must be finite and at least 0 ([`QueryError::InvalidArgument`]).
+pub(crate) fn check_s_max(s_max: f64) -> Result<(), QueryError> {
+    if s_max >= 0.0 && s_max.is_finite() { Ok(()) } else { Err(QueryError::InvalidArgument) }
 }
 
 /// The largest packed coordinate the box tests compute with: products of two stay finite.

@@ -20,6 +20,12 @@ closed model, ``m.is_closed``)::
     r = rapidpqp.collide(m, None, m, pose, solid=True)   # r.relation: nesting counts
     p = rapidpqp.separation(m, None, m, pose)      # distance, or minus a penetration depth
 
+Motion of model 1 against a static model 2::
+
+    s = rapidpqp.sweep(m, pose, m, None, direction, 10.0)   # s.hit, s.s: first contact
+    t = rapidpqp.time_of_impact(m, pose0, pose1, m, None)   # t.outcome, t.time, t.pose
+    r = rapidpqp.removal_directions([a, b, c], poses, 0, directions)   # r.free, r.blocker
+
 A pose is a 4×4 homogeneous matrix, an ``(R, t)`` pair, an ``(R, t, scale)`` triple, a
 :class:`Pose`, or ``None`` (identity): a model point ``p`` sits at ``scale * R @ p + t``.
 Closest points are reported in their own model's frame.
@@ -55,6 +61,16 @@ from ._api import (
     tolerance,
     tolerance_batch,
 )
+from ._motion import (
+    RemovalResult,
+    SweepBatchResult,
+    SweepResult,
+    TimeOfImpact,
+    removal_directions,
+    sweep,
+    sweep_batch,
+    time_of_impact,
+)
 from ._native import LIBRARY_PATH
 
 __version__ = "0.1.0"
@@ -83,6 +99,14 @@ __all__ = [
     "distance_batch",
     "tolerance_batch",
     "separation",
+    "SweepResult",
+    "SweepBatchResult",
+    "TimeOfImpact",
+    "RemovalResult",
+    "sweep",
+    "sweep_batch",
+    "time_of_impact",
+    "removal_directions",
     "ROTATION_TOLERANCE",
     "rotation_tolerance",
     "set_rotation_tolerance",

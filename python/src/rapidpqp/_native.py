@@ -29,6 +29,9 @@ __all__ = [
     "RpqRayHit",
     "RpqSolidCollideResult",
     "RpqSeparation",
+    "RpqSweepResult",
+    "RpqToi",
+    "RpqRemoval",
     "status_message",
 ]
 
@@ -67,6 +70,10 @@ RPQ_SOLID_SECOND_INSIDE_FIRST = 3
 RPQ_SEPARATION_DISTANCE = 0
 RPQ_SEPARATION_DEPTH_ALONG_DIRECTION = 1
 RPQ_SEPARATION_DEPTH_UPPER_BOUND = 2
+# RpqToi.outcome.
+RPQ_TOI_CONTACT = 0
+RPQ_TOI_FREE = 1
+RPQ_TOI_STEP_LIMIT = 2
 
 
 class RpqPose(ctypes.Structure):
@@ -182,7 +189,51 @@ class RpqSeparation(ctypes.Structure):
     ]
 
 
+class RpqSweepResult(ctypes.Structure):
+    _fields_ = [
+        ("hit", ctypes.c_int),
+        ("s", ctypes.c_double),
+        ("id1", ctypes.c_int32),
+        ("id2", ctypes.c_int32),
+        ("tri1", ctypes.c_uint32),
+        ("tri2", ctypes.c_uint32),
+        ("point", ctypes.c_double * 3),
+        ("point1", ctypes.c_double * 3),
+        ("point2", ctypes.c_double * 3),
+        ("bv_tests", ctypes.c_uint64),
+        ("tri_tests", ctypes.c_uint64),
+    ]
+
+
+class RpqToi(ctypes.Structure):
+    _fields_ = [
+        ("outcome", ctypes.c_int),
+        ("time", ctypes.c_double),
+        ("placement", RpqPose),
+        ("distance", ctypes.c_double),
+        ("steps", ctypes.c_uint32),
+        ("bv_tests", ctypes.c_uint64),
+        ("tri_tests", ctypes.c_uint64),
+    ]
+
+
+class RpqRemoval(ctypes.Structure):
+    _fields_ = [
+        ("free", ctypes.c_int),
+        ("free_distance", ctypes.c_double),
+        ("blocker", ctypes.c_int64),
+        ("contact", RpqSweepResult),
+        ("culled", ctypes.c_uint64),
+        ("swept", ctypes.c_uint64),
+        ("bv_tests", ctypes.c_uint64),
+        ("tri_tests", ctypes.c_uint64),
+        ("direction", ctypes.c_double * 3),
+    ]
+
+
 assert ctypes.sizeof(RpqPose) == 13 * 8
+assert ctypes.sizeof(RpqSweepResult) == 120
+assert ctypes.sizeof(RpqRemoval) == 24 + 120 + 32 + 24
 assert ctypes.sizeof(RpqContactPair) == 8
 
 
@@ -284,6 +335,14 @@ _SIGNATURES = {
     "rpq_solid_collide": (_STATUS, [_VP, _VP, _VP, _VP, _VP]),
     # model1, pose1, model2, pose2, direction (NULL: search), out
     "rpq_separation": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _VP]),
+    # Motion: model1, pose1, model2, pose2, direction, s_max, last_contact, out
+    "rpq_sweep": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _DBL, _INT, _VP]),
+    # model1, pose1, model2, pose2, directions, n, s_max, last_contact, threads, out
+    "rpq_sweep_batch": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _SIZE, _DBL, _INT, _INT, _VP]),
+    # model1, start, end, model2, pose2, tolerance (< 0: default), max_steps (0: default), out
+    "rpq_time_of_impact": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _DBL, ctypes.c_uint32, _VP]),
+    # models, poses, num_parts, moving, directions, num_directions, distance, out
+    "rpq_removal_directions": (_STATUS, [_VP, _VP, _SIZE, _SIZE, _VP, _SIZE, _DBL, _VP]),
     # Poses: matrices, n, tolerance, out_poses; the rotation tolerance setting.
     "rpq_poses_from_matrices": (_STATUS, [_VP, _SIZE, _DBL, _VP]),
     "rpq_set_rotation_tolerance": (_STATUS, [_DBL]),
