@@ -324,8 +324,9 @@ impl<'a> Search<'a> {
     fn cylinder(&self) -> DirectionalCylinder {
         let fb = self.b.packed_frame();
         let to_packed = |x: &Vec3| (self.rel.apply(x) - fb.origin) / fb.unit;
-        let points = self.a.triangles().iter().flatten().map(to_packed);
-        DirectionalCylinder::around(points, self.v_unit, self.s_end * self.v_len, 4.0 * self.margin)
+        // Placed once: `around` walks the points twice (centroid, then extents).
+        let points: Vec<Vec3> = self.a.triangles().iter().flatten().map(to_packed).collect();
+        DirectionalCylinder::around(points.iter().copied(), self.v_unit, self.s_end * self.v_len, 4.0 * self.margin)
     }
 
     /// Whether node `kb` of model 2 may meet the cylinder (its box's circumscribed ball does).
