@@ -18,7 +18,9 @@
 //! - successful queries agree with brute force over every triangle pair: collide contacts
 //!   exactly (the same exact predicates, in the frame the query documents), distances and
 //!   tolerance answers within the error bounds and rounding, closest points on the models at
-//!   the distance returned, V-COLLIDE reports over every active, enabled object pair;
+//!   the distance returned, V-COLLIDE reports over every active, enabled object pair, and
+//!   the point queries (`rpq_closest_points`, `rpq_contains`, `rpq_signed_distance`: distances
+//!   within rounding, exactly 0 iff on a triangle, open models refused);
 //! - counts (triangles, pairs, report totals) match the shadow.
 //!
 //! The child process this runs in also checks that nothing was printed on stderr, and a crash
@@ -33,6 +35,7 @@ use rapidpqp::ffi::pose::*;
 use rapidpqp::ffi::pqp::*;
 use rapidpqp::ffi::rapid::*;
 use rapidpqp::ffi::serialize::*;
+use rapidpqp::ffi::solid::*;
 use rapidpqp::ffi::vcollide::*;
 use rapidpqp::geometry::tri_distance::triangle_distance;
 use rapidpqp::query::TriangleFrame;
@@ -233,6 +236,15 @@ pub enum Op {
     VCollide(H, bool),
     VReport(H, c_int, bool),
     VReportTri(H, c_int, c_int, bool),
+    /// `rpq_closest_points` (kind 0), `rpq_contains` (1) or `rpq_signed_distance` (2).
+    Points {
+        m: H,
+        points: Vec<[f64; 3]>,
+        max_distance: f64,
+        threads: c_int,
+        kind: u8,
+        null_out: bool,
+    },
 }
 
 // ------------------------------------------------------------------------------------------
@@ -362,7 +374,7 @@ fn matrix(rng: &mut Rng) -> [f64; 16] {
 
 fn op(rng: &mut Rng) -> Op {
     let f = |rng: &mut Rng| if rng.one_in(10) { rng.any_f64() } else { rng.range(-1.0, 1.0) };
-    match rng.below(64) {
+    match rng.below(66) {
         0..=5 => {
             let style = draw::style(rng);
             let mut tris = draw::triangles(rng, style);
@@ -548,6 +560,25 @@ fn op(rng: &mut Rng) -> Op {
         }
         61 => Op::VDelete(handle(rng), id(rng)),
         62 => Op::VCollide(handle(rng), rng.one_in(2)),
+        63..=64 => {
+            let coordinate = |rng: &mut Rng| {
+                if rng.one_in(40) {
+                    rng.non_finite()
+                } else if rng.one_in(10) {
+                    rng.any_f64()
+                } else {
+                    rng.range(-2.0, 2.0)
+                }
+            };
+            Op::Points {
+                m: handle(rng),
+                points: (0..rng.index(12)).map(|_| [0; 3].map(|_| coordinate(rng))).collect(),
+                max_distance: rng.pick(&[f64::INFINITY, f64::INFINITY, 0.5, 0.0, -1.0, f64::NAN]),
+                threads: threads(rng),
+                kind: rng.below(3) as u8,
+                null_out: rng.one_in(30),
+            }
+        }
         _ => {
             let size = rng.pick(&[0, 1, 3, 64, -1, c_int::MAX, c_int::MIN]);
             if rng.one_in(2) {
@@ -1824,6 +1855,9 @@ fn step(st: &mut State, op: &Op, what: &str) {
                 }
             }
             Op::RCollide { m1, m2, p1, p2, flag, scaled } => rapid_collide(st, *m1, *m2, p1, p2, *flag, *scaled, what),
+            Op::Points { m, points, max_distance, threads, kind, null_out } => {
+                point_queries(st, *m, points, *max_distance, *threads, *kind, *null_out, what)
+            }
             Op::VOpen => {
                 let h = vcOpen();
                 assert!(!h.is_null(), "{what}");
@@ -2170,6 +2204,129 @@ fn vc_pose_code(p: &GenPose) -> Result<Option<c_int>, Vec<c_int>> {
         RotKind::Doubtful => Err(vec![VC_OK, VC_ERR_NOT_RIGID]),
         RotKind::Bad => Ok(Some(VC_ERR_NOT_RIGID)),
         RotKind::NonFinite => Ok(Some(VC_ERR_NON_FINITE)),
+    }
+}
+
+/// The one-model point queries of the native API: statuses, outputs untouched on error, and
+/// answers against brute force over the model's triangles (distances within rounding; exactly 0
+/// iff the point is on a triangle; found iff within `max_distance`).
+#[allow(clippy::too_many_arguments)]
+fn point_queries(
+    st: &mut State,
+    m: H,
+    points: &[[f64; 3]],
+    max_distance: f64,
+    threads: c_int,
+    kind: u8,
+    null_out: bool,
+    what: &str,
+) {
+    let (p, v) = st.resolve(m, NM);
+    let model = p as *const RpqModel;
+    let mut e = Expect::default();
+    e.add(Ok(handle_code(v, RPQ_ERR_NULL_POINTER, RPQ_ERR_INVALID_HANDLE)));
+    let n = points.len();
+    if null_out && n > 0 {
+        e.code(RPQ_ERR_NULL_POINTER);
+    }
+    let flat: Vec<f64> = points.iter().flatten().copied().collect();
+    // (The first bad point decides which of the two is reported.)
+    if flat.iter().any(|x| !x.is_finite()) {
+        e.code(RPQ_ERR_NON_FINITE);
+    }
+    if beyond_range(&flat.iter().copied().filter(|x| x.is_finite()).collect::<Vec<_>>()) {
+        e.code(RPQ_ERR_OUT_OF_RANGE);
+    }
+    let mesh = match v {
+        Valid::Live(i) => Some(st.models[i].shadow.clone()),
+        _ => None,
+    };
+    if kind == 0 && (max_distance.is_nan() || max_distance < 0.0) {
+        e.code(RPQ_ERR_INVALID_ARGUMENT);
+    }
+    if kind != 0 {
+        if let Some(mesh) = &mesh {
+            let built = rapidpqp::Model::new(mesh.tris.clone(), mesh.ids.clone()).expect("the shadow of a built model");
+            if !built.solid_facts().closed {
+                e.code(RPQ_ERR_NOT_CLOSED);
+            }
+        }
+    }
+    let sentinel = RpqClosestPoint { distance: -7.0, point: [-7.0; 3], id: -7, triangle: 7, on_surface: 7, found: 7 };
+    let mut closest = vec![sentinel; n];
+    let mut signed = vec![-7.0f64; n];
+    let mut place = vec![9u8; n];
+    let mut winding = vec![-7i32; n];
+    let null = null_out && n > 0;
+    // SAFETY: the handle is passed as a C program passes it (checked by the library); the
+    // arrays hold `n` entries.
+    let status = unsafe {
+        match kind {
+            0 => rpq_closest_points(
+                model,
+                flat.as_ptr(),
+                n,
+                max_distance,
+                threads,
+                if null { std::ptr::null_mut() } else { closest.as_mut_ptr() },
+            ),
+            1 => rpq_contains(
+                model,
+                flat.as_ptr(),
+                n,
+                threads,
+                if null { std::ptr::null_mut() } else { place.as_mut_ptr() },
+                winding.as_mut_ptr(),
+            ),
+            _ => rpq_signed_distance(
+                model,
+                flat.as_ptr(),
+                n,
+                threads,
+                if null { std::ptr::null_mut() } else { signed.as_mut_ptr() },
+                closest.as_mut_ptr(),
+            ),
+        }
+    };
+    e.check(status, RPQ_OK, RPQ_ERR_OUT_OF_RANGE, what);
+    if status != RPQ_OK {
+        assert!(closest.iter().all(|c| *c == sentinel), "{what}: closest points written on error");
+        assert!(signed.iter().all(|&d| d == -7.0), "{what}: distances written on error");
+        assert!(place.iter().all(|&w| w == 9) && winding.iter().all(|&w| w == -7), "{what}: written on error");
+        return;
+    }
+    let Some(mesh) = mesh else { return };
+    let identity = Placement::from_rows(&[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], &[0.0; 3], 1.0);
+    let magnitude = mesh.tris.iter().flatten().map(norm).fold(0.0, f64::max);
+    for (k, q) in points.iter().enumerate() {
+        let x = Vec3::new(q[0], q[1], q[2]);
+        let brute = point_distance(&mesh, &identity, &x);
+        let tolerance = 1e-9 * (magnitude + norm(&x)).max(f64::MIN_POSITIVE);
+        COUNT.add(2);
+        match kind {
+            0 => {
+                let c = &closest[k];
+                let within = brute <= max_distance;
+                if (brute - max_distance).abs() > tolerance {
+                    assert_eq!(c.found != 0, within, "{what}: point {k} found, brute force {brute}");
+                }
+                if c.found != 0 {
+                    assert!((c.distance - brute).abs() <= tolerance, "{what}: point {k}: {} vs {brute}", c.distance);
+                    assert_eq!(c.on_surface != 0, brute == 0.0, "{what}: point {k} on the surface");
+                    assert_eq!(c.distance == 0.0, brute == 0.0, "{what}: point {k} at distance 0");
+                }
+            }
+            1 => {
+                assert!(place[k] <= 2, "{what}: point {k} placed {}", place[k]);
+                assert_eq!(place[k] == RPQ_ON_SURFACE, brute == 0.0, "{what}: point {k} on the surface");
+                assert_eq!(place[k] == RPQ_INSIDE, winding[k] != 0, "{what}: point {k} winding {}", winding[k]);
+            }
+            _ => {
+                assert!((signed[k].abs() - brute).abs() <= tolerance, "{what}: point {k}: {} vs {brute}", signed[k]);
+                assert_eq!(signed[k] == 0.0, brute == 0.0, "{what}: point {k} at distance 0");
+                assert!((closest[k].distance - brute).abs() <= tolerance, "{what}: point {k} closest");
+            }
+        }
     }
 }
 
