@@ -27,19 +27,9 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include "fixture.h"
 #include "rapidpqp.h"
+#include "native_shapes.h"
 
 static const double PI = 3.14159265358979323846;
-
-static RpqPose pose_at(double x, double y, double z) {
-    RpqPose p;
-    memset(&p, 0, sizeof p);
-    p.rotation[0] = p.rotation[4] = p.rotation[8] = 1.0;
-    p.translation[0] = x;
-    p.translation[1] = y;
-    p.translation[2] = z;
-    p.scale = 1.0;
-    return p;
-}
 
 /* The pose turned by `angle` about z (row-major), at the origin. */
 static RpqPose turned(double angle) {
@@ -49,19 +39,10 @@ static RpqPose turned(double angle) {
     return p;
 }
 
-/* The box [lo, hi], 12 triangles counter-clockwise seen from outside. */
-static RpqModel *box_model(double x0, double y0, double z0, double x1, double y1, double z1) {
-    static const uint32_t faces[36] = {0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1,
-                                       2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3};
-    double v[24];
-    RpqModel *m = NULL;
-    for (int c = 0; c < 8; c++) {
-        v[3 * c + 0] = (c & 4) ? x1 : x0;
-        v[3 * c + 1] = (c & 2) ? y1 : y0;
-        v[3 * c + 2] = (c & 1) ? z1 : z0;
-    }
-    ENSURE_EQ_INT(rpq_model_build_indexed(v, 8, faces, 12, NULL, &m), RPQ_OK);
-    return m;
+/* The box [x0, x1] × [y0, y1] × [z0, z1], faces outward. */
+static RpqModel *cuboid(double x0, double y0, double z0, double x1, double y1, double z1) {
+    const double lo[3] = {x0, y0, z0}, hi[3] = {x1, y1, z1};
+    return box_model(lo, hi, 0);
 }
 
 static uint64_t rng_state = 0x5eed5eed12345678u;
@@ -200,7 +181,7 @@ static void times_of_impact(const RpqModel *cube) {
     /* A bar along x turns about z by 90 degrees towards a post on the y axis (as the Rust test
      * query::toi::tests::a_turning_bar_hits_a_post): its long edge meets the post's corner
      * (0.1, 1.0) at angle atan2(1, 0.1) - asin(0.05 / |(0.1, 1)|). */
-    RpqModel *bar = box_model(0, -0.05, -0.05, 2, 0.05, 0.05), *post = box_model(-0.1, 1, -1, 0.1, 1.2, 1);
+    RpqModel *bar = cuboid(0, -0.05, -0.05, 2, 0.05, 0.05), *post = cuboid(-0.1, 1, -1, 0.1, 1.2, 1);
     RpqCollideResult *cr = rpq_collide_result_new();
     RpqPose start = turned(0), quarter = turned(PI / 2), back = turned(-PI / 2), origin = pose_at(0, 0, 0);
     const double exact = (atan2(1.0, 0.1) - asin(0.05 / sqrt(1.01))) / (PI / 2);
@@ -253,10 +234,10 @@ static void times_of_impact(const RpqModel *cube) {
  * square peg in a square hole (four walls, 0.01 clearance) on a base plate, a far part. */
 static void peg_in_a_hole(void) {
     RpqModel *parts[7] = {
-        box_model(-0.5, -0.5, 0.01, 0.5, 0.5, 3.0),    box_model(-1.5, -1.5, 0.0, -0.51, 1.5, 2.0),
-        box_model(0.51, -1.5, 0.0, 1.5, 1.5, 2.0),     box_model(-0.51, -1.5, 0.0, 0.51, -0.51, 2.0),
-        box_model(-0.51, 0.51, 0.0, 0.51, 1.5, 2.0),   box_model(-1.5, -1.5, -1.0, 1.5, 1.5, 0.0),
-        box_model(10.0, 10.0, 0.0, 11.0, 11.0, 1.0),
+        cuboid(-0.5, -0.5, 0.01, 0.5, 0.5, 3.0),    cuboid(-1.5, -1.5, 0.0, -0.51, 1.5, 2.0),
+        cuboid(0.51, -1.5, 0.0, 1.5, 1.5, 2.0),     cuboid(-0.51, -1.5, 0.0, 0.51, -0.51, 2.0),
+        cuboid(-0.51, 0.51, 0.0, 0.51, 1.5, 2.0),   cuboid(-1.5, -1.5, -1.0, 1.5, 1.5, 0.0),
+        cuboid(10.0, 10.0, 0.0, 11.0, 11.0, 1.0),
     };
     const RpqModel *models[7];
     RpqPose poses[7];
@@ -462,7 +443,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s mesh.obj answers.txt\n", argv[0]);
         return 2;
     }
-    cube = box_model(-1, -1, -1, 1, 1, 1);
+    cube = cuboid(-1, -1, -1, 1, 1, 1);
     cube_sweeps(cube);
     cube_batch(cube);
     times_of_impact(cube);
