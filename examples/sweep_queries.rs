@@ -29,29 +29,13 @@ fn mesh(name: &str) -> Model {
 fn gears() -> (Model, Model) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("meshes").join("gears.obj");
     let mesh = load_obj(path).expect("mesh loads");
-    let mut parent: Vec<usize> = (0..mesh.vertices.len()).collect();
-    fn root(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    for f in &mesh.faces {
-        for k in 1..3 {
-            let (a, b) = (root(&mut parent, f[0] as usize), root(&mut parent, f[k] as usize));
-            parent[a] = b;
-        }
-    }
+    let mut parts = mesh.components();
     let target = Vec3::new(4.6, 14.1, 7.5);
-    let near = (0..mesh.vertices.len())
-        .min_by(|&i, &j| (mesh.vertices[i] - target).norm().total_cmp(&(mesh.vertices[j] - target).norm()));
-    let planet = root(&mut parent, near.expect("vertices"));
-    let (mut one, mut rest) = (Vec::new(), Vec::new());
-    for f in &mesh.faces {
-        let t = f.map(|i| mesh.vertices[i as usize]);
-        if root(&mut parent, f[0] as usize) == planet { one.push(t) } else { rest.push(t) }
-    }
+    let nearest =
+        |tris: &Vec<Triangle>| tris.iter().flatten().map(|p| (p - target).norm()).fold(f64::INFINITY, f64::min);
+    let planet = (0..parts.len()).min_by(|&a, &b| nearest(&parts[a]).total_cmp(&nearest(&parts[b]))).expect("parts");
+    let one = parts.swap_remove(planet);
+    let rest = parts.concat();
     (model(one), model(rest))
 }
 

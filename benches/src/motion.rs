@@ -30,7 +30,7 @@ use rapidpqp::{Mat3, Model, Placement, Triangle, Vec3};
 
 use crate::peers::{fcl, parry};
 use crate::report::root;
-use crate::shapes::{bounds, centred, components, cuboid, rot_x, torus};
+use crate::shapes::{bounds, centred, cuboid, rot_x, torus};
 use crate::timing::time_passes;
 
 /// Samples of a motion for the checks: times k/SAMPLES, k = 0..=SAMPLES.
@@ -112,7 +112,7 @@ struct SweepScene<'a> {
 /// The gears split into parts: the planet nearest `(4.6, 14.1, 7.5)` and the others.
 fn gear_parts() -> (Vec<Triangle>, Vec<Vec<Triangle>>) {
     let path = root().join("meshes/gears.obj");
-    let mut parts = components(&load_obj(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())));
+    let mut parts = load_obj(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).components();
     let target = Vec3::new(4.6, 14.1, 7.5);
     let nearest =
         |tris: &Vec<Triangle>| tris.iter().flatten().map(|p| (p - target).norm()).fold(f64::INFINITY, f64::min);

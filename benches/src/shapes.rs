@@ -163,38 +163,6 @@ impl Rng {
     }
 }
 
-/// The connected components of a mesh (faces sharing a vertex index), each as triangles in
-/// file order; components ordered by their first face.
-pub fn components(mesh: &rapidpqp::io::Mesh) -> Vec<Vec<Triangle>> {
-    // Union-find over vertex indices, halving paths.
-    let mut up: Vec<usize> = (0..mesh.vertices.len()).collect();
-    let find = |up: &mut Vec<usize>, mut v: usize| {
-        while up[v] != v {
-            up[v] = up[up[v]];
-            v = up[v];
-        }
-        v
-    };
-    for f in &mesh.faces {
-        let a = find(&mut up, f[0] as usize);
-        for &i in &f[1..] {
-            let b = find(&mut up, i as usize);
-            up[b] = a;
-        }
-    }
-    let mut slot = vec![usize::MAX; mesh.vertices.len()];
-    let mut parts: Vec<Vec<Triangle>> = Vec::new();
-    for f in &mesh.faces {
-        let r = find(&mut up, f[0] as usize);
-        if slot[r] == usize::MAX {
-            slot[r] = parts.len();
-            parts.push(Vec::new());
-        }
-        parts[slot[r]].push(f.map(|i| mesh.vertices[i as usize]));
-    }
-    parts
-}
-
 /// The triangles moved so that their bounding box's centre is the origin (rotations of the
 /// model then turn it about its middle).
 pub fn centred(tris: &[Triangle]) -> Vec<Triangle> {

@@ -285,31 +285,16 @@ fn gear_sweeps_agree_with_collide() {
     use crate::query::collide::{CollideRequest, CollideResult, collide};
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes").join("gears.obj");
     let mesh = crate::io::load_obj(path).unwrap();
-    // The planet gear: the connected component (shared vertices) of the vertex nearest
-    // (4.6, 14.1, 7.5); the rest is the ring, the sun and the other planets.
-    let mut parent: Vec<usize> = (0..mesh.vertices.len()).collect();
-    fn root(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    for f in &mesh.faces {
-        for k in 1..3 {
-            let (a, b) = (root(&mut parent, f[0] as usize), root(&mut parent, f[k] as usize));
-            parent[a] = b;
-        }
-    }
+    // The planet gear: the connected component (shared vertices) nearest (4.6, 14.1, 7.5);
+    // the rest is the ring, the sun and the other planets.
+    let mut parts = mesh.components();
     let target = Vec3::new(4.6, 14.1, 7.5);
-    let near = (0..mesh.vertices.len())
-        .min_by(|&i, &j| (mesh.vertices[i] - target).norm().total_cmp(&(mesh.vertices[j] - target).norm()));
-    let gear = root(&mut parent, near.unwrap());
-    let (mut planet, mut rest) = (Vec::new(), Vec::new());
-    for f in &mesh.faces {
-        let t = f.map(|i| mesh.vertices[i as usize]);
-        if root(&mut parent, f[0] as usize) == gear { planet.push(t) } else { rest.push(t) }
-    }
+    let nearest = |tris: &Vec<crate::math::Triangle>| {
+        tris.iter().flatten().map(|p| (p - target).norm()).fold(f64::INFINITY, f64::min)
+    };
+    let gear = (0..parts.len()).min_by(|&a, &b| nearest(&parts[a]).total_cmp(&nearest(&parts[b]))).unwrap();
+    let planet = parts.swap_remove(gear);
+    let rest = parts.concat();
     let (m1, m2) = (model(&planet), model(&rest));
     let id = Placement::IDENTITY;
     let first = CollideRequest { first_contact: true, ..Default::default() };
