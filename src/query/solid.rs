@@ -87,10 +87,9 @@ impl SolidCollideResult {
     }
 }
 
-fn require_closed(m1: &Model, m2: &Model) -> Result<(), SolidQueryError> {
-    m1.solid_facts().require_closed().map_err(|error| SolidQueryError::NotClosed { model: 1, error })?;
-    m2.solid_facts().require_closed().map_err(|error| SolidQueryError::NotClosed { model: 2, error })?;
-    Ok(())
+/// `Ok` for a closed model; otherwise the error naming it (`which`: 1 or 2) and its open edges.
+fn require_closed(m: &Model, which: u8) -> Result<(), SolidQueryError> {
+    m.solid_facts().require_closed().map_err(|error| SolidQueryError::NotClosed { model: which, error })
 }
 
 /// How the solids bounded by the closed models `m1` (placed at `p1`) and `m2` (at `p2`) meet:
@@ -108,7 +107,8 @@ pub fn solid_collide(
     p2: &Placement,
 ) -> Result<SolidCollideResult, SolidQueryError> {
     check_placements(p1, p2)?;
-    require_closed(m1, m2)?;
+    require_closed(m1, 1)?;
+    require_closed(m2, 2)?;
     let mut contacts = CollideResult::new();
     let request = CollideRequest { first_contact: true, ..Default::default() };
     collide_placed(m1, p1, m2, p2, &request, &mut contacts).map_err(QueryError::from)?;
@@ -167,7 +167,7 @@ impl From<PointError> for SolidQueryError {
 /// surface, otherwise the winding number (inside iff nonzero). Refused: an open model
 /// ([`SolidQueryError::NotClosed`]), and what [`windings`] refuses.
 pub fn contains(model: &Model, points: &[Vec3], out: &mut [Winding]) -> Result<WindingWork, SolidQueryError> {
-    model.solid_facts().require_closed().map_err(|error| SolidQueryError::NotClosed { model: 1, error })?;
+    require_closed(model, 1)?;
     Ok(windings(model, points, out)?)
 }
 
@@ -182,7 +182,7 @@ pub fn signed_distances(
     out_distance: &mut [f64],
     out_closest: Option<&mut [Option<ClosestPoint>]>,
 ) -> Result<(u64, u64), SolidQueryError> {
-    model.solid_facts().require_closed().map_err(|error| SolidQueryError::NotClosed { model: 1, error })?;
+    require_closed(model, 1)?;
     if out_distance.len() != points.len() || out_closest.as_ref().is_some_and(|c| c.len() != points.len()) {
         return Err(QueryError::InvalidArgument.into());
     }
