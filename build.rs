@@ -1,16 +1,21 @@
-//! Generates the C header `$OUT_DIR/rapidpqp.h` with cbindgen (config in `cbindgen.toml`).
+//! Generates the C header `$OUT_DIR/rapidpqp.h` with cbindgen (config in `cbindgen.toml`) and
+//! sets the shared library's SONAME: both only with the `capi` feature, which builds the C
+//! library (a Rust dependent of the rlib never compiles cbindgen).
 //!
 //! The build writes only to `OUT_DIR`, never into the source tree. The committed copy,
 //! `include/rapidpqp.h`, is compared with this one by `tests/header.rs`; refresh it with
-//! `RAPIDPQP_BLESS=1 cargo test --release --test header`.
+//! `RAPIDPQP_BLESS=1 cargo test --release --features capi --test header`.
 //!
 //! A failed generation (a transient parse error while the sources are being edited, say)
 //! does not fail the build: it prints a cargo warning and writes a header made of a single
 //! `#error`, so that the header test and every C program that includes it fail loudly.
 
 use std::env;
+#[cfg(feature = "capi")]
 use std::fs;
+#[cfg(feature = "capi")]
 use std::panic::{self, AssertUnwindSafe};
+#[cfg(feature = "capi")]
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -26,6 +31,35 @@ fn main() {
         }
     }
 
+    // The C library's build only: a Rust dependent gets neither cbindgen nor the header.
+    #[cfg(feature = "capi")]
+    {
+        set_soname();
+        generate_header();
+    }
+}
+
+/// The shared library's SONAME on Linux: `librapidpqp.so.MAJOR` from 1.0 on, and
+/// `librapidpqp.so.0.MINOR` before, where (as for Cargo's semver) a minor release may break
+/// the ABI. A program records the SONAME at link time and is loaded only with a library of
+/// the same compatibility line; install.sh names the file itself after the full version.
+#[cfg(feature = "capi")]
+fn set_soname() {
+    if env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("linux") {
+        return;
+    }
+    let major = env::var("CARGO_PKG_VERSION_MAJOR").expect("CARGO_PKG_VERSION_MAJOR");
+    let minor = env::var("CARGO_PKG_VERSION_MINOR").expect("CARGO_PKG_VERSION_MINOR");
+    let compat = if major == "0" { format!("0.{minor}") } else { major };
+    // Cargo warns here that the package declares no cdylib (cargo#9562): the cdylib is named
+    // on the command line (`cargo rustc --crate-type cdylib`, as cargo-c does), and cargo does
+    // apply the argument to it; cargo#16487 asks to drop the warning for exactly this case.
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,librapidpqp.so.{compat}");
+}
+
+/// Writes `$OUT_DIR/rapidpqp.h` (or, when cbindgen fails, a header made of an `#error`).
+#[cfg(feature = "capi")]
+fn generate_header() {
     let crate_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
     let header = out_dir.join("rapidpqp.h");
@@ -42,6 +76,7 @@ fn main() {
 }
 
 /// Runs cbindgen over the crate; a panic inside cbindgen is reported as an error too.
+#[cfg(feature = "capi")]
 fn generate(crate_dir: &Path) -> Result<String, String> {
     let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))?;
     let run = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -58,6 +93,7 @@ fn generate(crate_dir: &Path) -> Result<String, String> {
 }
 
 /// Leaves the file (and its mtime) alone when the text is unchanged.
+#[cfg(feature = "capi")]
 fn write_if_changed(path: &Path, text: &str) {
     if fs::read_to_string(path).is_ok_and(|old| old == text) {
         return;

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs the benchmark program (benches/, its own cargo package): installs FCL (Debian's
-# libfcl-dev) when it can, builds the library as a relinking C user would
-# (`cargo build --release`: target/release/librapidpqp.a, which the benchmark's C harness
-# links), then builds and runs the benchmark. Arguments go to the benchmark; `--help` lists
-# them (--quick, --full, --case NAME, --legacy-only, --batch-only, --list). Tables go to stdout
-# and benches/results/<machine>/ (report.md and CSVs). For the solid scene it also makes the
+# libfcl-dev) when it can, builds the C library as install.sh does
+# (`cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib`:
+# target/release/librapidpqp.a, which the benchmark's C harness links), then builds and runs
+# the benchmark. Arguments go to the benchmark; `--help` lists them (--quick, --full,
+# --case NAME, --legacy-only, --batch-only, --list). Tables go to stdout and
+# benches/results/<machine>/ (report.md and CSVs). For the solid scene it also makes the
 # Python venv of its trimesh peer (scripts/bench_venv.sh) when PyPI is reachable.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -19,7 +20,7 @@ case " $* " in
     if [[ " $* " != *" --case "* || " $* " == *solid* ]] && ! scripts/bench_venv.sh; then
         echo "run_bench.sh: no trimesh venv (PyPI unreachable?); the solid scene runs without trimesh" >&2
     fi
-    cargo build --release
+    cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib
     ;;
 esac
 cargo run --release --manifest-path benches/Cargo.toml -- "$@"

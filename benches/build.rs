@@ -2,7 +2,8 @@
 //!
 //! - the legacy C harness (`legacy/legacy_bench.c`), compiled and linked as an outside C
 //!   program: the system C compiler, `include/rapidpqp.h`, the repository's
-//!   `target/release/librapidpqp.a` (made by `cargo build --release` at the repository root,
+//!   `target/release/librapidpqp.a` (made at the repository root by
+//!   `cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib`,
 //!   which `run_bench.sh` runs first; `RAPIDPQP_STATIC_LIB` names another). Its path goes to
 //!   the program as `LEGACY_BENCH_EXE`; without the library, `LEGACY_BENCH_MISSING` says why;
 //! - the FCL peer's C++ shim (`fcl_shim/fcl_shim.cpp`) when FCL is installed
@@ -35,7 +36,11 @@ fn legacy_harness() {
     println!("cargo::rerun-if-changed=../include/rapidpqp.h");
     println!("cargo::rerun-if-changed={}", library.display());
     if !library.is_file() {
-        let why = format!("{} does not exist: run `cargo build --release` at the repository root", library.display());
+        let why = format!(
+            "{} does not exist: build the C library at the repository root (`cargo rustc --release --lib \
+             --features capi --crate-type cdylib --crate-type staticlib`)",
+            library.display()
+        );
         println!("cargo::warning=legacy C harness not built: {why}");
         println!("cargo::rustc-env=LEGACY_BENCH_MISSING={why}");
         return;

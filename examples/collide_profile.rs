@@ -1,9 +1,11 @@
-//! Collide-query profile driver: `cargo run --release --example collide_profile -- FIXTURE [REPEATS]`
+//! Collide-query profile driver: `cargo run --release --features capi --example collide_profile -- FIXTURE [REPEATS]`
 //! runs every pose of a conformance fixture (all contacts, default request) REPEATS times;
 //! `-- memory MESH.obj` prints the built model's bytes per triangle; a third argument `rapid`
 //! runs the native query in RAPID's frame, `rapid-c` goes through `RAPID_Collide` (models built
 //! with `RAPID_AddTri`). For callgrind:
-//! `valgrind --tool=callgrind --toggle-collect='*traverse*' target/release/examples/collide_profile tori 1`.
+//! `cargo build --profile release-with-debug --features capi --example collide_profile`, then
+//! `valgrind --tool=callgrind --toggle-collect='*traverse*' target/release-with-debug/examples/collide_profile tori 1`
+//! (the release profile strips symbols; this one keeps them and line tables).
 
 use rapidpqp::query::{CollideRequest, CollideResult, collide};
 

@@ -1,7 +1,7 @@
 """Builds the rapidpqp shared library with cargo and ships it inside the Python package.
 
 `pip install ./python` (from the repository root) runs `build_py` below, which runs
-`cargo build --release --lib` on the crate in the parent directory and copies the cdylib
+`cargo rustc --release --lib --features capi --crate-type cdylib` on the crate in the parent directory and copies the cdylib
 (librapidpqp.so / librapidpqp.dylib / rapidpqp.dll) next to the package's modules, where
 `rapidpqp._native` loads it. The wheel is tagged for the platform but not for a Python
 version or ABI: the package is pure Python over a C library (ctypes, no extension module).
@@ -43,15 +43,16 @@ def build_library() -> Path:
     cargo = os.environ.get("CARGO", "cargo")
     if shutil.which(cargo) is None:
         sys.exit("rapidpqp: `cargo` was not found. Install a Rust toolchain (https://rustup.rs).")
+    # The crate declares only an rlib: the C library is its `capi` feature, built as a cdylib.
     command = [
-        cargo, "build", "--release", "--lib",
+        cargo, "rustc", "--release", "--lib", "--features", "capi", "--crate-type", "cdylib",
         "--manifest-path", str(CRATE_MANIFEST),
         "--message-format=json-render-diagnostics",
     ]  # fmt: skip
     print("rapidpqp: " + " ".join(command), flush=True)
     proc = subprocess.run(command, stdout=subprocess.PIPE, text=True)
     if proc.returncode != 0:
-        sys.exit(f"rapidpqp: cargo build failed (exit status {proc.returncode})")
+        sys.exit(f"rapidpqp: cargo rustc failed (exit status {proc.returncode})")
     library = None
     for line in proc.stdout.splitlines():
         try:

@@ -55,8 +55,9 @@ if [ ${#need_packages[@]} -gt 0 ]; then
     fi
 fi
 
-cargo build --release --lib --quiet || exit 1
-cargo test --release --no-run --quiet || exit 1
+# The C library (as install.sh builds it) and the test binaries, which need the `capi` feature.
+cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib --quiet || exit 1
+cargo test --release --features capi --no-run --quiet || exit 1
 
 # The test binaries that build and run C or C++ programs.
 c_tests=(--test c_misuse --test c_conformance --test c_pqp_conformance --test c_fixed_cost
@@ -67,7 +68,7 @@ if works address && works undefined; then
     if RAPIDPQP_C_SANITIZE=address,undefined \
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1 \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        cargo test --release --quiet "${c_tests[@]}"; then
+        cargo test --release --features capi --quiet "${c_tests[@]}"; then
         echo "ASan + UBSan: clean"
     else
         echo "ASan + UBSan: FAILED"

@@ -85,6 +85,8 @@ pub(crate) fn all_finite(values: &[f64]) -> bool {
 /// that brings it to about 1: exact, so the decision and `k` are those of the plain formulas
 /// wherever those do not overflow or underflow. The Python package repeats this arithmetic
 /// operation for operation (`rapidpqp._api._pack_pose`).
+// Used by the C boundary (`ffi::pose`) only.
+#[cfg_attr(not(feature = "capi"), allow(dead_code))]
 #[inline]
 pub(crate) fn block_scale(a: &[f64; 9], tolerance: f64, reflections: bool) -> Option<f64> {
     // The largest magnitude, on the bit patterns (ordered as the magnitudes for finite values).
@@ -137,6 +139,8 @@ fn gram_check(b: &[f64; 9], tolerance: f64, reflections: bool) -> Option<f64> {
 }
 
 /// `2^e` for `-1022 <= e <= 1023` (exact).
+// Used by `block_scale` only.
+#[cfg_attr(not(feature = "capi"), allow(dead_code))]
 #[inline]
 fn pow2(e: i32) -> f64 {
     f64::from_bits(((e + 1023) as u64) << 52)
@@ -187,6 +191,8 @@ pub(crate) fn check_pose(
 }
 
 /// The placement of a checked pose ([`check_pose`]); `R` row-major.
+// Used by the C boundary (`ffi::pose`) only.
+#[cfg_attr(not(feature = "capi"), allow(dead_code))]
 #[inline(always)]
 pub(crate) fn placement(
     r: &[f64; 9],

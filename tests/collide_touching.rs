@@ -13,7 +13,7 @@
 //!
 //! `RAPIDPQP_TOUCHING_CASES=N` sets the number of cases (default 30,000, about 3 s);
 //! `RAPIDPQP_TOUCHING_SEED=S` the seed. A long run: `RAPIDPQP_TOUCHING_CASES=2000000
-//! cargo test --release --test collide_touching -- --nocapture`.
+//! cargo test --release --features capi --test collide_touching -- --nocapture`.
 
 mod common;
 

@@ -1,14 +1,14 @@
 //! The committed C header `include/rapidpqp.h` must equal the one cbindgen generates from the
 //! current sources (build.rs writes it to `OUT_DIR`).
 //!
-//! Refresh the committed copy with `RAPIDPQP_BLESS=1 cargo test --release --test header`.
+//! Refresh the committed copy with `RAPIDPQP_BLESS=1 cargo test --release --features capi --test header`.
 
 use std::path::PathBuf;
 
 /// The header build.rs generated for this build.
 const GENERATED: &str = include_str!(concat!(env!("OUT_DIR"), "/rapidpqp.h"));
 
-const BLESS: &str = "RAPIDPQP_BLESS=1 cargo test --release --test header";
+const BLESS: &str = "RAPIDPQP_BLESS=1 cargo test --release --features capi --test header";
 
 /// Lines of diff shown at most, so that a rewritten header does not flood the log.
 const MAX_DIFF_LINES: usize = 200;

@@ -68,8 +68,8 @@ pub fn stale_library_warning() -> Option<String> {
     let newest = newest_file(&root().join("src"))?;
     (newest > built).then(|| {
         format!(
-            "WARNING: {} is older than src/: the C columns measure an older build. Run `cargo build --release` \
-             at the repository root (run_bench.sh does), then rerun.",
+            "WARNING: {} is older than src/: the C columns measure an older build. Build the C library \
+             at the repository root (`cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib`; run_bench.sh does), then rerun.",
             library.display()
         )
     })

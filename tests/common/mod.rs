@@ -149,36 +149,77 @@ pub fn profile_dir() -> PathBuf {
     exe.parent().and_then(std::path::Path::parent).expect("target/<profile>/deps/<test binary>").to_path_buf()
 }
 
+/// The command that builds the C library (`librapidpqp.so` with its SONAME, and
+/// `librapidpqp.a`) in `target/<profile>`, as install.sh and the README do: the rlib is the
+/// crate's only declared type, so the C crate types are named here, with the `capi` feature.
+pub fn c_library_build(profile: &str) -> std::process::Command {
+    let mut cargo = std::process::Command::new(env!("CARGO"));
+    cargo
+        .args(["rustc", "--lib", "--features", "capi", "--crate-type", "cdylib", "--crate-type", "staticlib"])
+        .arg("--manifest-path")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"));
+    match profile {
+        "debug" => {}
+        "release" => {
+            cargo.arg("--release");
+        }
+        other => {
+            cargo.args(["--profile", other]);
+        }
+    }
+    cargo
+}
+
 /// A C library artifact (`librapidpqp.a` or `.so`) of this very build. `cargo test` builds
 /// the library only as an rlib for the tests, so the C artifacts are brought up to date here
-/// (a no-op when they are), never used stale.
+/// (a no-op when they are), never used stale. On Linux the SONAME link beside the `.so`
+/// (`librapidpqp.so.0.1 -> librapidpqp.so`) is made too, as an installed library has it: a
+/// program linked with the `.so` asks the loader for that name.
 pub fn built_library(file: &str) -> PathBuf {
     static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     let profile = profile_dir();
     BUILT.get_or_init(|| {
         let target_dir = profile.parent().expect("target dir");
-        let mut cargo = std::process::Command::new(env!("CARGO"));
-        cargo
-            .args(["build", "--lib", "--quiet", "--manifest-path"])
-            .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+        let name = profile.file_name().and_then(|n| n.to_str());
+        let name = name.unwrap_or_else(|| panic!("unexpected target layout {}", profile.display()));
+        let status = c_library_build(name)
+            .arg("--quiet")
             .arg("--target-dir")
-            .arg(target_dir);
-        match profile.file_name().and_then(|n| n.to_str()) {
-            Some("debug") => {}
-            Some("release") => {
-                cargo.arg("--release");
-            }
-            Some(other) => {
-                cargo.args(["--profile", other]);
-            }
-            None => panic!("unexpected target layout {}", profile.display()),
-        }
-        let status = cargo.status().expect("run cargo build --lib");
-        assert!(status.success(), "cargo build --lib failed");
+            .arg(target_dir)
+            .status()
+            .expect("run cargo rustc for the C library");
+        assert!(status.success(), "building the C library (cargo rustc --features capi) failed");
+        #[cfg(target_os = "linux")]
+        link_soname(&profile.join("librapidpqp.so"));
     });
     let path = profile.join(file);
-    assert!(path.is_file(), "{} not found after cargo build --lib", path.display());
+    assert!(path.is_file(), "{} not found after building the C library", path.display());
     path
+}
+
+/// The SONAME recorded in a shared library (`objdump -p`), if any.
+pub fn soname(library: &std::path::Path) -> Option<String> {
+    let output = std::process::Command::new("objdump").arg("-p").arg(library).output().expect("run objdump -p");
+    assert!(output.status.success(), "objdump -p {} failed", library.display());
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("SONAME").map(|name| name.trim().to_owned()))
+}
+
+/// Makes `<SONAME> -> librapidpqp.so` beside the library (replacing a stale link).
+#[cfg(target_os = "linux")]
+fn link_soname(library: &std::path::Path) {
+    let soname = soname(library).unwrap_or_else(|| panic!("{} has no SONAME", library.display()));
+    let link = library.with_file_name(&soname);
+    let target = library.file_name().expect("library file name");
+    if std::fs::read_link(&link).is_ok_and(|t| t == target) {
+        return;
+    }
+    let _ = std::fs::remove_file(&link);
+    if let Err(err) = std::os::unix::fs::symlink(target, &link) {
+        // Another test binary may have made it meanwhile.
+        assert!(std::fs::read_link(&link).is_ok_and(|t| t == target), "cannot link {}: {err}", link.display());
+    }
 }
 
 /// The six faces of a cube as quads of corner numbers 0..8, each bit of a corner number

@@ -132,7 +132,7 @@ fn run_here<T: Target>() {
                 .unwrap_or_default();
             panic!(
                 "fuzz {}: case {k} of seed {seed:#x} failed: {message}\nshrunk input: {small:#?}\nreplay: \
-                 RAPIDPQP_FUZZ_SEED={seed:#x} RAPIDPQP_FUZZ_CASE={k} cargo test --release --test fuzz {} -- --nocapture",
+                 RAPIDPQP_FUZZ_SEED={seed:#x} RAPIDPQP_FUZZ_CASE={k} cargo test --release --features capi --test fuzz {} -- --nocapture",
                 T::NAME,
                 T::NAME
             );
@@ -216,7 +216,7 @@ fn run_child<T: Target>(test_name: &str) {
     let case = std::fs::read_to_string(progress_file(T::NAME)).unwrap_or_default().trim().to_string();
     let seed = env_u64("RAPIDPQP_FUZZ_SEED").unwrap_or(DEFAULT_SEED);
     let replay = format!(
-        "RAPIDPQP_FUZZ_SEED={seed:#x} RAPIDPQP_FUZZ_CASE={} cargo test --release --test fuzz {test_name} -- --nocapture",
+        "RAPIDPQP_FUZZ_SEED={seed:#x} RAPIDPQP_FUZZ_CASE={} cargo test --release --features capi --test fuzz {test_name} -- --nocapture",
         case.trim_start_matches('0').parse::<u64>().unwrap_or(0)
     );
     match status {
