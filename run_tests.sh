@@ -1,16 +1,31 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the Rust, C and C++ suites (`cargo test --release
-# --features capi`: the C tests need the C library's feature), then the Python package's tests
-# in a private virtual environment under target/ (the package is installed with
-# `pip install ./python`, which builds the library with cargo).
+# Runs every test of the project: the Rust, C and C++ suites and the installation tests
+# (`cargo test --release --features capi`: the C tests need the C library's feature), then the
+# Python package's tests in a private virtual environment under target/ (the package is
+# installed with `pip install ./python`, which builds the library with cargo).
 set -euo pipefail
 cd "$(dirname "$0")"
-
-cargo test --release --features capi
 
 venv=target/py-venv
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
+
+# tests/install.rs builds a CMake project against the installed library: the system's CMake,
+# else PyPI's `cmake` in the venv.
+if [ -z "${RAPIDPQP_CMAKE:-}" ]; then
+    if command -v cmake >/dev/null 2>&1; then
+        RAPIDPQP_CMAKE=$(command -v cmake)
+    else
+        if [ ! -x "$venv/bin/cmake" ]; then
+            "$venv/bin/python" -m pip install --quiet --disable-pip-version-check cmake
+        fi
+        RAPIDPQP_CMAKE="$PWD/$venv/bin/cmake"
+    fi
+    export RAPIDPQP_CMAKE
+fi
+
+cargo test --release --features capi
+
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./python -r python/requirements-test.txt
 "$venv/bin/python" -m pytest -q python/tests
