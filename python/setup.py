@@ -1,7 +1,8 @@
 """Builds the rapidpqp shared library with cargo and ships it inside the Python package.
 
 `pip install ./python` (from the repository root) runs `build_py` below, which runs
-`cargo rustc --release --lib --features capi --crate-type cdylib` on the crate in the parent directory and copies the cdylib
+`cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib` on
+the crate in the parent directory and copies the cdylib
 (librapidpqp.so / librapidpqp.dylib / rapidpqp.dll) next to the package's modules, where
 `rapidpqp._native` loads it. The wheel is tagged for the platform but not for a Python
 version or ABI: the package is pure Python over a C library (ctypes, no extension module).
@@ -43,9 +44,12 @@ def build_library() -> Path:
     cargo = os.environ.get("CARGO", "cargo")
     if shutil.which(cargo) is None:
         sys.exit("rapidpqp: `cargo` was not found. Install a Rust toolchain (https://rustup.rs).")
-    # The crate declares only an rlib: the C library is its `capi` feature, built as a cdylib.
+    # The crate declares only an rlib: the C library is its `capi` feature with the C crate
+    # types, the same command as install.sh and the tests (another set of crate types would
+    # make cargo rebuild the library each time one or the other runs).
     command = [
-        cargo, "rustc", "--release", "--lib", "--features", "capi", "--crate-type", "cdylib",
+        cargo, "rustc", "--release", "--lib", "--features", "capi",
+        "--crate-type", "cdylib", "--crate-type", "staticlib",
         "--manifest-path", str(CRATE_MANIFEST),
         "--message-format=json-render-diagnostics",
     ]  # fmt: skip

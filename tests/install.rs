@@ -248,12 +248,14 @@ fn install_layout_links_and_reinstall() {
     ] {
         assert!(files.contains(&want), "{want} not installed; installed: {files:#?}");
     }
-    // Every header of include/ (whatever it holds), identical.
-    for entry in std::fs::read_dir(manifest_dir().join("include")).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    // Every file of include/ (whatever it holds, subfolders too), identical.
+    let include = manifest_dir().join("include");
+    let headers = listing(&include);
+    assert!(headers.contains(&"rapidpqp.h".to_owned()) && headers.contains(&"RAPID.H".to_owned()), "{headers:?}");
+    for name in headers {
         let installed = prefix.join("include/rapidpqp").join(&name);
-        assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&installed).unwrap_or_default(), "{name}");
+        let same = std::fs::read(include.join(&name)).ok() == std::fs::read(&installed).ok();
+        assert!(same, "include/{name} is not installed as {}", installed.display());
     }
     assert_eq!(common::soname(&prefix.join("lib").join(&real)).as_deref(), Some(soname.as_str()));
     // The command-line tool is `src/bin/rapidpqp.rs` when the package has one.
