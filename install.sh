@@ -87,7 +87,7 @@ install -d "$dest" 2>/dev/null || die "cannot create the directory $dest"
 cd "$(dirname "$0")"
 
 # Plain cargo, the package's own build: the C library is the crate's `capi` feature built with
-# the C crate types (Cargo.toml, README "Building the C library"); the SONAME comes from build.rs.
+# the C crate types (Cargo.toml; README, "Using it from C"); the SONAME comes from build.rs.
 metadata=$("$cargo" metadata --no-deps --format-version 1 --locked) || die "cargo metadata failed"
 version=$(printf '%s' "$metadata" | sed -n 's/.*"name":"rapidpqp","version":"\([^"]*\)".*/\1/p')
 target_dir=$(printf '%s' "$metadata" | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
