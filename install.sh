@@ -22,7 +22,7 @@ Builds rapidpqp's C library (cargo, release profile) and installs into PREFIX:
                                   before find_package for the static library)
   bin/rapidpqp                    the command-line tool, when the package has one
 
-PREFIX must be an absolute path without white space, e.g. ~/.local or /usr/local.
+PREFIX must be an absolute path without white space or quotes, e.g. ~/.local or /usr/local.
 Running it again updates the installation in place.
 
 Environment:
@@ -65,7 +65,7 @@ case "$prefix" in
 *) die "PREFIX must be an absolute path, got '$prefix'" ;;
 esac
 case "$prefix" in
-*[[:space:]]*) die "PREFIX must not contain white space (pkg-config splits on it), got '$prefix'" ;;
+*[[:space:]\$\"\'\\]*) die "PREFIX must not contain white space, quotes, \$ or \\ (rapidpqp.pc could not say it), got '$prefix'" ;;
 esac
 # Strip trailing slashes (but keep "/").
 while [ "${prefix%/}" != "$prefix" ] && [ "$prefix" != "/" ]; do prefix=${prefix%/}; done
@@ -83,6 +83,7 @@ fi
 # An unusable prefix fails now, before the build.
 install -d "$dest" 2>/dev/null || die "cannot create the directory $dest"
 [ -w "$dest" ] || die "cannot write to $dest (another PREFIX, or run as its owner)"
+dest=$(cd "$dest" && pwd) # a relative DESTDIR still means the caller's folder after the cd below
 
 cd "$(dirname "$0")"
 

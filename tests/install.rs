@@ -286,9 +286,11 @@ fn bad_prefixes_are_refused_and_change_nothing() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("a-file");
     std::fs::write(&file, "not a directory").unwrap();
-    let cases: [(Vec<&str>, &str); 5] = [
+    let cases: [(Vec<&str>, &str); 7] = [
         (vec![], "Usage"),
         (vec!["relative/prefix"], "absolute path"),
+        (vec!["/nonexistent dir"], "must not contain white space"),
+        (vec!["/nonexistent$HOME"], "must not contain white space, quotes, $"),
         (vec!["/nonexistent-a", "/nonexistent-b"], "one PREFIX only"),
         (vec!["--no-such-option"], "unknown option"),
         (vec![file.to_str().unwrap()], "not a directory"),
