@@ -62,16 +62,18 @@ and may be queried from any number of threads at once.
 Names: every name here starts with rpq_ (functions), RPQ_ (macros) or Rpq (types).
 
 Arguments, in this order:
-  1. the objects queried, each model followed by its pose(s) (model1, pose1, model2, pose2;
-     a batch: model1, poses1, num_poses1, model2, poses2, num_poses2), then other input
-     arrays (points, directions), each followed by its length;
+  1. what is queried: each model followed by its pose(s) (model1, pose1, model2, pose2; a
+     batch: model1, poses1, num_poses1, model2, poses2, num_poses2), then the other inputs
+     (points, directions, triangles), an array followed by its length (arrays of one length
+     share it);
   2. the query's parameters: its request struct (RpqCollideRequest, RpqDistanceRequest,
      RpqToleranceRequest; NULL means a zero-filled one) or its scalar parameters, then
-     `threads` for the functions that spread work over threads;
-  3. caller-kept state the call reads and updates (RpqDistanceCache);
-  4. the outputs (`result`, `out_*`), an output array followed by its capacity.
-Every function returns an RpqStatus (RPQ_OK or RPQ_ERR_*; rpq_status_message explains it)
-unless it is a plain accessor; outputs are written only on RPQ_OK.
+     `threads` where the work is spread over threads;
+  3. caller-kept state that the call reads and updates (RpqDistanceCache);
+  4. the outputs (`result`, `out*`), an output array followed by its capacity.
+Every function but the constructors, destructors and plain accessors returns an RpqStatus
+(RPQ_OK or an RPQ_ERR_* code, which rpq_status_message explains) and writes its outputs only
+on RPQ_OK.
 
 Version: RPQ_VERSION_MAJOR/MINOR/PATCH, RPQ_VERSION_STRING and RPQ_VERSION_NUMBER give the
 version of this header; rpq_version() and rpq_version_string() that of the library linked.";

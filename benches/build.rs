@@ -1,7 +1,7 @@
 //! Builds the benchmark's two foreign programs:
 //!
 //! - the legacy C harness (`legacy/legacy_bench.c`), compiled and linked as an outside C
-//!   program: the system C compiler, `include/rapidpqp.h`, the repository's
+//!   program: the system C compiler, `include/rapidpqp.h` (and the headers it includes), the repository's
 //!   `target/release/librapidpqp.a` (made by `cargo build --release` at the repository root,
 //!   which `run_bench.sh` runs first; `RAPIDPQP_STATIC_LIB` names another). Its path goes to
 //!   the program as `LEGACY_BENCH_EXE`; without the library, `LEGACY_BENCH_MISSING` says why;
@@ -32,7 +32,7 @@ fn legacy_harness() {
     println!("cargo::rerun-if-env-changed=RAPIDPQP_STATIC_LIB");
     println!("cargo::rerun-if-changed=legacy/legacy_bench.c");
     println!("cargo::rerun-if-changed=../c_tests/fixture.h");
-    println!("cargo::rerun-if-changed=../include/rapidpqp.h");
+    println!("cargo::rerun-if-changed=../include");
     println!("cargo::rerun-if-changed={}", library.display());
     if !library.is_file() {
         let why = format!("{} does not exist: run `cargo build --release` at the repository root", library.display());

@@ -6,6 +6,8 @@
 //!   run (linked with `librapidpqp.a`) finds `RPQ_VERSION_*` equal to `rpq_version()`.
 //! - `all_apis_header_leaves_unprefixed_names_free`: the same program with `rapidpqp.h` (all four
 //!   APIs), defining the names that no original declared, compiles as C99 and C++11.
+//! - `every_header_stands_alone`: each header, included first (and twice), compiles as C99 and
+//!   C++11.
 //! - `native_header_goes_with_the_legacy_cxx_headers`: a C++ file including `RAPID.H`, `PQP.h`,
 //!   `VCollide.H` and `rapidpqp_native.h` compiles.
 //! - `readme_c_programs_build_and_run`: every C code block of README.md is a whole program that
@@ -59,6 +61,20 @@ fn native_header_leaves_names_free_and_reports_its_version() {
 #[test]
 fn all_apis_header_leaves_unprefixed_names_free() {
     syntax_check(&manifest_dir().join("c_tests/own_names.c"), &["-DOWN_NAMES_ALL_APIS"]);
+}
+
+/// Each header compiles on its own, first in a file (it includes what it needs).
+#[test]
+fn every_header_stands_alone() {
+    for header in ["rapidpqp.h", "rapidpqp_native.h", "rapidpqp_rapid.h", "rapidpqp_pqp.h", "rapidpqp_vcollide.h"] {
+        let source = scratch_dir("c_header").join(format!("alone_{}.c", header.trim_end_matches(".h")));
+        std::fs::write(
+            &source,
+            format!("#include \"{header}\"\n#include \"{header}\"\nint main(void) {{ return 0; }}\n"),
+        )
+        .expect("write the program");
+        syntax_check(&source, &[]);
+    }
 }
 
 #[test]

@@ -1,4 +1,4 @@
-"""ctypes declarations of the native C API (``include/rapidpqp.h``) and the library loader.
+"""ctypes declarations of the native C API (``include/rapidpqp_native.h``) and the library loader.
 
 Every C function the package calls is declared here, with its ``argtypes`` and ``restype``;
 no other module touches ``ctypes`` declarations. Handles (``RpqModel *``,
