@@ -1,10 +1,11 @@
 //! Builds the benchmark's two foreign programs:
 //!
 //! - the legacy C harness (`legacy/legacy_bench.c`), compiled and linked as an outside C
-//!   program: the system C compiler, `include/rapidpqp.h` (and the headers it includes), the repository's
-//!   `target/release/librapidpqp.a` (made by `cargo build --release` at the repository root,
-//!   which `run_bench.sh` runs first; `RAPIDPQP_STATIC_LIB` names another). Its path goes to
-//!   the program as `LEGACY_BENCH_EXE`; without the library, `LEGACY_BENCH_MISSING` says why;
+//!   program: the system C compiler, `include/rapidpqp.h` (and the headers it includes), the
+//!   repository's `target/release/librapidpqp.a` (made by `cargo build --release` at the
+//!   repository root, which `run_bench.sh` runs first; `RAPIDPQP_STATIC_LIB` names another).
+//!   Its path goes to the program as `LEGACY_BENCH_EXE`; without the library,
+//!   `LEGACY_BENCH_MISSING` says why;
 //! - the FCL peer's C++ shim (`fcl_shim/fcl_shim.cpp`) when FCL is installed
 //!   (`scripts/install_fcl.sh`: Debian's libfcl-dev), setting `cfg(has_fcl)`; without FCL the
 //!   benchmark builds and runs without that peer. The library never depends on FCL.
