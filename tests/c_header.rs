@@ -11,7 +11,8 @@
 //! - `native_header_goes_with_the_legacy_cxx_headers`: a C++ file including `RAPID.H`, `PQP.h`,
 //!   `VCollide.H` and `rapidpqp_native.h` compiles.
 //! - `readme_c_programs_build_and_run`: every C code block of README.md is a whole program that
-//!   compiles (C99, `-Wall -Wextra -Werror`), links with `librapidpqp.a` and exits with 0.
+//!   compiles (C99, `-Wall -Wextra -Werror`), links with `librapidpqp.a`, exits with 0 and
+//!   prints the output shown in the ```` ```text ```` block right after it, if there is one.
 
 use std::path::Path;
 use std::process::Command;
@@ -92,25 +93,46 @@ fn native_header_goes_with_the_legacy_cxx_headers() {
     assert!(output.status.success(), "RAPID.H, PQP.h, VCollide.H and rapidpqp_native.h clash:\n{}", report(&output));
 }
 
-/// The code blocks of a Markdown text fenced as ```` ```c ````.
-fn c_blocks(markdown: &str) -> Vec<String> {
-    let mut blocks = Vec::new();
-    let mut current: Option<String> = None;
-    for line in markdown.lines() {
-        match current.as_mut() {
-            None if line.trim_end() == "```c" => current = Some(String::new()),
-            None => {}
-            Some(block) if line.trim_end() == "```" => {
-                blocks.push(std::mem::take(block));
-                current = None;
+/// A C program of a Markdown text: a block fenced as ```` ```c ````, and the output it must
+/// print when a ```` ```text ```` block follows it with at most one line of prose between.
+#[derive(Debug, PartialEq)]
+struct CBlock {
+    code: String,
+    prints: Option<String>,
+}
+
+/// The C programs of a Markdown text, in order.
+fn c_blocks(markdown: &str) -> Vec<CBlock> {
+    // Every fenced block: its language, text, first and last line.
+    let mut fenced: Vec<(String, String, usize, usize)> = Vec::new();
+    let mut open: Option<(String, String, usize)> = None;
+    for (n, line) in markdown.lines().enumerate() {
+        let fence = line.trim_end().strip_prefix("```");
+        match (open.as_mut(), fence) {
+            (None, Some(lang)) => open = Some((lang.to_owned(), String::new(), n)),
+            (None, None) => {}
+            (Some(_), Some("")) => {
+                let (lang, text, first) = open.take().expect("open block");
+                fenced.push((lang, text, first, n));
             }
-            Some(block) => {
-                block.push_str(line);
-                block.push('\n');
+            (Some((_, text, _)), _) => {
+                text.push_str(line);
+                text.push('\n');
             }
         }
     }
-    assert!(current.is_none(), "README.md: a ```c block is not closed");
+    assert!(open.is_none(), "README.md: a fenced block is not closed");
+    let mut blocks = Vec::new();
+    for (k, (lang, code, _, last)) in fenced.iter().enumerate() {
+        if lang != "c" {
+            continue;
+        }
+        let prints = fenced
+            .get(k + 1)
+            .filter(|(lang, _, first, _)| lang == "text" && first - last <= 3)
+            .map(|(_, text, _, _)| text.clone());
+        blocks.push(CBlock { code: code.clone(), prints });
+    }
     blocks
 }
 
@@ -122,13 +144,13 @@ fn readme_c_programs_build_and_run() {
     let static_lib = built_library("librapidpqp.a");
     let dir = scratch_dir("c_header");
     for (k, block) in blocks.iter().enumerate() {
-        let first = block.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
+        let first = block.code.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
         assert!(
-            block.contains("int main(void)"),
+            block.code.contains("int main(void)"),
             "README.md C block {k} (\"{first}\") is not a whole program: every C block is compiled and run"
         );
         let source = dir.join(format!("readme_{k}.c"));
-        std::fs::write(&source, block).expect("write the program");
+        std::fs::write(&source, &block.code).expect("write the program");
         let exe = dir.join(format!("readme_{k}"));
         let mut command = compiler(false);
         command.arg(&source).args(static_link(&static_lib)).arg("-o").arg(&exe);
@@ -141,12 +163,20 @@ fn readme_c_programs_build_and_run() {
             output.status,
             report(&output)
         );
+        if let Some(prints) = &block.prints {
+            assert_eq!(&text(&output.stdout), prints, "README.md C block {k} (\"{first}\"): not the output shown");
+        }
         println!("README.md C block {k}:\n{}", text(&output.stdout));
     }
 }
 
 #[test]
-fn c_blocks_finds_fenced_c_only() {
-    let md = "x\n```c\nint a;\n```\n```sh\nls\n```\n```c\nint b;\nint c;\n```\n";
-    assert_eq!(c_blocks(md), ["int a;\n", "int b;\nint c;\n"]);
+fn c_blocks_finds_c_programs_and_their_output() {
+    let md = "x\n```c\nint a;\n```\n```sh\nls\n```\n```c\nint b;\nint c;\n```\nIt prints:\n\n```text\n1\n```\n\
+              ```c\nint d;\n```\nfar\n\naway\n```text\n2\n```\n";
+    let block = |code: &str, prints: Option<&str>| CBlock { code: code.into(), prints: prints.map(Into::into) };
+    assert_eq!(
+        c_blocks(md),
+        [block("int a;\n", None), block("int b;\nint c;\n", Some("1\n")), block("int d;\n", None)]
+    );
 }
