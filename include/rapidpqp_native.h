@@ -266,7 +266,7 @@ typedef struct RpqToleranceRequest {
      */
     double tolerance;
     /**
-     * As `RpqDistanceRequest::qsize`.
+     * The search queue, as `qsize` in `RpqDistanceRequest`.
      */
     int qsize;
 } RpqToleranceRequest;

@@ -763,6 +763,54 @@ mod tests {
         );
     }
 
+    /// A NULL tolerance request is the zero-filled one (tolerance 0, default queue), for the
+    /// single query and the batch alike.
+    #[test]
+    fn null_tolerance_request_is_zero_filled() {
+        let (a, b) = (fan(), fan());
+        let poses: Vec<RpqPose> = (0..40).map(pose).collect();
+        let id = [pose(0)];
+        let n = poses.len();
+        let zero = RpqToleranceRequest::default();
+        // SAFETY: arrays sized per the contract; models live.
+        unsafe {
+            let batch = |request: *const RpqToleranceRequest| {
+                let (mut closer, mut d) = (vec![9u8; n], vec![0.0; n]);
+                let rc = rpq_tolerance_batch(
+                    a,
+                    id.as_ptr(),
+                    1,
+                    b,
+                    poses.as_ptr(),
+                    n,
+                    request,
+                    2,
+                    closer.as_mut_ptr(),
+                    d.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                );
+                assert_eq!(rc, RPQ_OK);
+                (closer, d.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+            };
+            let (closer, d) = batch(std::ptr::null());
+            assert_eq!((closer.clone(), d.clone()), batch(&zero));
+            assert!(closer.contains(&0) && closer.contains(&1), "poses apart and touching");
+            for (i, p) in poses.iter().enumerate() {
+                let (mut r0, mut r1) = (RpqDistanceResult::default(), RpqDistanceResult::default());
+                assert_eq!(rpq_tolerance(a, &id[0], b, p, std::ptr::null(), &mut r0), RPQ_OK);
+                assert_eq!(rpq_tolerance(a, &id[0], b, p, &zero, &mut r1), RPQ_OK);
+                assert_eq!((r0.closer, r0.distance.to_bits()), (r1.closer, r1.distance.to_bits()));
+                assert_eq!((r0.closer as u8, r0.distance.to_bits()), (closer[i], d[i]), "pose {i}");
+            }
+            let nan = RpqToleranceRequest { tolerance: f64::NAN, qsize: 0 };
+            let mut r = RpqDistanceResult::default();
+            assert_eq!(rpq_tolerance(a, &id[0], b, &poses[0], &nan, &mut r), RPQ_ERR_NON_FINITE);
+            rpq_model_free(a);
+            rpq_model_free(b);
+        }
+    }
+
     #[test]
     fn bad_arguments_write_nothing() {
         let (a, b) = (fan(), fan());

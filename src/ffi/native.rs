@@ -549,7 +549,7 @@ pub struct RpqToleranceRequest {
     /// Report whether the models are at most this far apart (inclusive; a negative tolerance
     /// counts as 0, NaN gives `RPQ_ERR_NON_FINITE`).
     pub tolerance: f64,
-    /// As `RpqDistanceRequest::qsize`.
+    /// The search queue, as `qsize` in `RpqDistanceRequest`.
     pub qsize: c_int,
 }
 
