@@ -1,7 +1,7 @@
 //! Builds the benchmark's two foreign programs:
 //!
 //! - the legacy C harness (`legacy/legacy_bench.c`), compiled and linked as an outside C
-//!   program: the system C compiler, `include/rapidpqp.h`, the repository's
+//!   program: the system C compiler, `include/rapidpqp.h` (and the headers it includes), the repository's
 //!   `target/release/librapidpqp.a` (made at the repository root by
 //!   `cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib`,
 //!   which `run_bench.sh` runs first; `RAPIDPQP_STATIC_LIB` names another). Its path goes to

@@ -60,6 +60,7 @@ static int build(const Mesh *m, RAPID_model **r, PQP_Model **p, RpqModel **n) {
 
 /* One pass of `repeats` rounds over the poses; the number of calls that failed. */
 static __attribute__((noinline)) int run_query(Bench *b, int query, int repeats) {
+    const RpqToleranceRequest tolerance = {0.01, 2};
     int bad = 0, rep, k;
     for (rep = 0; rep < repeats; rep++) {
         for (k = 0; k < b->nposes; k++) {
@@ -84,7 +85,7 @@ static __attribute__((noinline)) int run_query(Bench *b, int query, int repeats)
                 bad += rpq_distance(b->n1, &b->np1[k], b->n2, &b->np2[k], NULL, NULL, &b->ndres) != RPQ_OK;
                 break;
             default:
-                bad += rpq_tolerance(b->n1, &b->np1[k], b->n2, &b->np2[k], 0.01, 2, &b->ndres) != RPQ_OK;
+                bad += rpq_tolerance(b->n1, &b->np1[k], b->n2, &b->np2[k], &tolerance, &b->ndres) != RPQ_OK;
                 break;
             }
         }

@@ -27,20 +27,21 @@ static RpqPose pose(double x) {
 static void queue_sizes(RpqModel *m) {
     RpqPose id = pose(0), poses[4] = {pose(2), pose(3), pose(4), pose(5)};
     RpqDistanceRequest huge = {0.0, 0.0, INT_MAX}, plain = {0.0, 0.0, 2};
+    RpqToleranceRequest tol_huge = {0.5, INT_MAX};
     double d_huge[4], d_plain[4], t_dist[4];
     uint8_t closer[4];
     RpqDistanceResult r;
     int k;
-    ENSURE_EQ_INT(rpq_distance_batch(m, m, &id, 1, poses, 4, &huge, 0, 2, d_huge, NULL, NULL), RPQ_OK);
-    ENSURE_EQ_INT(rpq_distance_batch(m, m, &id, 1, poses, 4, &plain, 0, 2, d_plain, NULL, NULL), RPQ_OK);
-    ENSURE_EQ_INT(rpq_tolerance_batch(m, m, &id, 1, poses, 4, 0.5, INT_MAX, 2, closer, t_dist, NULL, NULL), RPQ_OK);
+    ENSURE_EQ_INT(rpq_distance_batch(m, &id, 1, m, poses, 4, &huge, 0, 2, d_huge, NULL, NULL), RPQ_OK);
+    ENSURE_EQ_INT(rpq_distance_batch(m, &id, 1, m, poses, 4, &plain, 0, 2, d_plain, NULL, NULL), RPQ_OK);
+    ENSURE_EQ_INT(rpq_tolerance_batch(m, &id, 1, m, poses, 4, &tol_huge, 2, closer, t_dist, NULL, NULL), RPQ_OK);
     for (k = 0; k < 4; k++) {
         ENSURE(d_huge[k] == d_plain[k]);
         ENSURE_NEAR(d_huge[k], k + 1.0, 1e-12);
         ENSURE(closer[k] == 0);
         ENSURE_EQ_INT(rpq_distance(m, &id, m, &poses[k], &huge, NULL, &r), RPQ_OK);
         ENSURE(r.distance == d_plain[k]);
-        ENSURE_EQ_INT(rpq_tolerance(m, &id, m, &poses[k], 0.5, INT_MAX, &r), RPQ_OK);
+        ENSURE_EQ_INT(rpq_tolerance(m, &id, m, &poses[k], &tol_huge, &r), RPQ_OK);
     }
 }
 
@@ -48,15 +49,16 @@ static void queue_sizes(RpqModel *m) {
  * entry point, or -1 when they disagree). */
 static int native_status(RpqModel *m, const RpqPose *bad) {
     RpqPose id = pose(0);
+    RpqToleranceRequest tol = {0.1, 2};
     RpqCollideResult *res = rpq_collide_result_new();
     RpqDistanceResult r;
     double d = 7.0;
     uint8_t c = 7;
     int s = rpq_collide(m, bad, m, &id, NULL, res);
     if (rpq_distance(m, &id, m, bad, NULL, NULL, &r) != s) s = -1;
-    if (rpq_tolerance(m, bad, m, &id, 0.1, 2, &r) != s) s = -1;
-    if (rpq_collide_batch(m, m, &id, 1, bad, 1, NULL, 1, &c, NULL) != s) s = -1;
-    if (rpq_distance_batch(m, m, bad, 1, &id, 1, NULL, 0, 1, &d, NULL, NULL) != s) s = -1;
+    if (rpq_tolerance(m, bad, m, &id, &tol, &r) != s) s = -1;
+    if (rpq_collide_batch(m, &id, 1, m, bad, 1, NULL, 1, &c, NULL) != s) s = -1;
+    if (rpq_distance_batch(m, bad, 1, m, &id, 1, NULL, 0, 1, &d, NULL, NULL) != s) s = -1;
     if (s != RPQ_OK && (d != 7.0 || c != 7)) s = -2; /* outputs written on error */
     rpq_collide_result_free(res);
     return s;

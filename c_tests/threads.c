@@ -30,6 +30,7 @@
 
 static RpqModel *model_a, *model_b;
 static RpqPose poses[POSES], identity;
+static const RpqToleranceRequest tolerance = {0.05, 2};
 static size_t want_pairs[POSES];
 static double want_distance[POSES];
 static int want_closer[POSES];
@@ -90,7 +91,7 @@ static void *queries(void *arg) {
             CHECK(rpq_collide_result_num_pairs(r) == want_pairs[k]);
             CHECK(rpq_distance(model_a, &identity, model_b, &poses[k], NULL, &cache, &d) == RPQ_OK);
             CHECK(fabs(d.distance - want_distance[k]) <= 1e-12);
-            CHECK(rpq_tolerance(model_a, &identity, model_b, &poses[k], 0.05, 2, &d) == RPQ_OK);
+            CHECK(rpq_tolerance(model_a, &identity, model_b, &poses[k], &tolerance, &d) == RPQ_OK);
             CHECK(d.closer == want_closer[k]);
         }
     }
@@ -104,10 +105,10 @@ static void *batches(void *arg) {
     uint64_t pairs[POSES];
     double distance[POSES], p1[3 * POSES], p2[3 * POSES];
     for (int round = 0; round < ROUNDS / 2; round++) {
-        CHECK(rpq_collide_batch(model_a, model_b, &identity, 1, poses, POSES, NULL, 2, colliding, pairs) == RPQ_OK);
-        CHECK(rpq_distance_batch(model_a, model_b, &identity, 1, poses, POSES, NULL, round % 2, 2, distance, p1, p2) ==
+        CHECK(rpq_collide_batch(model_a, &identity, 1, model_b, poses, POSES, NULL, 2, colliding, pairs) == RPQ_OK);
+        CHECK(rpq_distance_batch(model_a, &identity, 1, model_b, poses, POSES, NULL, round % 2, 2, distance, p1, p2) ==
               RPQ_OK);
-        CHECK(rpq_tolerance_batch(model_a, model_b, &identity, 1, poses, POSES, 0.05, 2, 2, closer, NULL, NULL, NULL) ==
+        CHECK(rpq_tolerance_batch(model_a, &identity, 1, model_b, poses, POSES, &tolerance, 2, closer, NULL, NULL, NULL) ==
               RPQ_OK);
         for (int k = 0; k < POSES; k++) {
             CHECK(pairs[k] == want_pairs[k] && colliding[k] == (want_pairs[k] > 0));
@@ -198,7 +199,7 @@ int main(void) {
         some += want_pairs[k] > 0;
         ENSURE_EQ_INT(rpq_distance(model_a, &identity, model_b, &poses[k], NULL, NULL, &d), RPQ_OK);
         want_distance[k] = d.distance;
-        ENSURE_EQ_INT(rpq_tolerance(model_a, &identity, model_b, &poses[k], 0.05, 2, &d), RPQ_OK);
+        ENSURE_EQ_INT(rpq_tolerance(model_a, &identity, model_b, &poses[k], &tolerance, &d), RPQ_OK);
         want_closer[k] = d.closer;
     }
     ENSURE(some > 0 && some < POSES);

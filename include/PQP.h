@@ -23,8 +23,9 @@
  *    (where PQP's `new` threw std::bad_alloc), except in SizeTo()/Add(), which then leave
  *    the result unchanged.
  * The distance warm start is kept in the models, as in PQP: a model is not for concurrent
- * queries (the native rpq_* API of rapidpqp.h is). Include either this header or
- * rapidpqp.h, not both.
+ * queries (the native rpq_* API of rapidpqp_native.h is, which may be included beside this
+ * header). Include either this header or rapidpqp.h / rapidpqp_pqp.h (PQP's C form), not
+ * both.
  */
 #ifndef PQP_H
 #define PQP_H

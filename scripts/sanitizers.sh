@@ -61,7 +61,7 @@ cargo test --release --features capi --no-run --quiet || exit 1
 
 # The test binaries that build and run C or C++ programs.
 c_tests=(--test c_misuse --test c_conformance --test c_pqp_conformance --test c_fixed_cost
-         --test cxx_compat --test vcollide --test c_threads --test c_solid --test c_sweep)
+         --test cxx_compat --test vcollide --test c_threads --test c_solid --test c_sweep --test c_header)
 
 if works address && works undefined; then
     note "AddressSanitizer + UndefinedBehaviorSanitizer: every C and C++ test program"

@@ -533,6 +533,7 @@ typedef struct {
     RpqDistanceCache cache;
     RpqCollideResult *native_collide;
     RpqCollideRequest first_contact;
+    RpqToleranceRequest native_tolerance; /* tolerance, QSIZE */
     PQP_CollideResult collide;
     PQP_DistanceResult distance;
     PQP_ToleranceResult tolerance_result;
@@ -568,7 +569,7 @@ static int trajectory_call(Trajectory *t, Mode mode, int i) {
     case NATIVE_DISTANCE_UNCACHED:
         return rpq_distance(t->native_a, &t->pose1[i], t->native_b, &t->pose2[i], NULL, NULL, &t->native);
     case NATIVE_TOLERANCE:
-        return rpq_tolerance(t->native_a, &t->pose1[i], t->native_b, &t->pose2[i], t->tolerance, QSIZE, &t->native);
+        return rpq_tolerance(t->native_a, &t->pose1[i], t->native_b, &t->pose2[i], &t->native_tolerance, &t->native);
     case NATIVE_COLLIDE_FIRST:
         return rpq_collide(t->native_a, &t->pose1[i], t->native_b, &t->pose2[i], &t->first_contact,
                            t->native_collide);
@@ -725,6 +726,8 @@ static int run_trajectory(const char *dir, int steps, uint64_t seed) {
     t.steps = steps;
     t.eps = REL_EPS * model_size(&a, &b);
     t.tolerance = 0.05 * model_size(&a, &b);
+    t.native_tolerance.tolerance = t.tolerance;
+    t.native_tolerance.qsize = QSIZE;
     t.poses = xcalloc((size_t)steps, sizeof *t.poses);
     t.pose1 = xcalloc((size_t)steps, sizeof *t.pose1);
     t.pose2 = xcalloc((size_t)steps, sizeof *t.pose2);

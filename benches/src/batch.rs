@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use rapidpqp::ffi::batch::{rpq_collide_batch, rpq_distance_batch, rpq_tolerance_batch};
-use rapidpqp::ffi::native::{RPQ_OK, RpqModel, RpqPose, rpq_model_build, rpq_model_free};
+use rapidpqp::ffi::native::{RPQ_OK, RpqModel, RpqPose, RpqToleranceRequest, rpq_model_build, rpq_model_free};
 use rapidpqp::{Placement, Triangle};
 
 use crate::timing::time_passes;
@@ -72,9 +72,9 @@ pub fn scaling(a: &[Triangle], b: &[Triangle], poses: &[(Placement, Placement)],
         let rc = unsafe {
             rpq_collide_batch(
                 ma.0,
-                mb.0,
                 p1.as_ptr(),
                 n,
+                mb.0,
                 p2.as_ptr(),
                 n,
                 std::ptr::null(),
@@ -91,9 +91,9 @@ pub fn scaling(a: &[Triangle], b: &[Triangle], poses: &[(Placement, Placement)],
         let rc = unsafe {
             rpq_distance_batch(
                 ma.0,
-                mb.0,
                 p1.as_ptr(),
                 n,
+                mb.0,
                 p2.as_ptr(),
                 n,
                 std::ptr::null(),
@@ -112,13 +112,12 @@ pub fn scaling(a: &[Triangle], b: &[Triangle], poses: &[(Placement, Placement)],
         let rc = unsafe {
             rpq_tolerance_batch(
                 ma.0,
-                mb.0,
                 p1.as_ptr(),
                 n,
+                mb.0,
                 p2.as_ptr(),
                 n,
-                0.01,
-                2,
+                &RpqToleranceRequest { tolerance: 0.01, qsize: 2 },
                 threads,
                 closer.as_mut_ptr(),
                 std::ptr::null_mut(),

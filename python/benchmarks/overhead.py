@@ -33,6 +33,7 @@ C_SOURCE = r"""
 
 typedef struct { double rotation[9], translation[3], scale; } RpqPose;
 typedef struct { double distance, p1[3], p2[3]; int closer; uint64_t bv_tests, tri_tests; } RpqDistanceResult;
+typedef struct { double tolerance; int qsize; } RpqToleranceRequest;
 typedef struct RpqModel RpqModel;
 typedef struct RpqCollideResult RpqCollideResult;
 int rpq_model_deserialize(const uint8_t *buf, size_t len, RpqModel **out);
@@ -40,7 +41,7 @@ RpqCollideResult *rpq_collide_result_new(void);
 int rpq_collide(const RpqModel *, const RpqPose *, const RpqModel *, const RpqPose *, const void *, RpqCollideResult *);
 size_t rpq_collide_result_num_pairs(const RpqCollideResult *);
 int rpq_distance(const RpqModel *, const RpqPose *, const RpqModel *, const RpqPose *, const void *, void *, RpqDistanceResult *);
-int rpq_tolerance(const RpqModel *, const RpqPose *, const RpqModel *, const RpqPose *, double, int, RpqDistanceResult *);
+int rpq_tolerance(const RpqModel *, const RpqPose *, const RpqModel *, const RpqPose *, const RpqToleranceRequest *, RpqDistanceResult *);
 
 static void *slurp(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
@@ -63,7 +64,7 @@ int main(int argc, char **argv) {
     RpqPose *poses = slurp(argv[2], &plen);
     size_t n = plen / sizeof(RpqPose);
     int reps = atoi(argv[3]);
-    double tol = atof(argv[4]);
+    RpqToleranceRequest tol = {atof(argv[4]), 2};
     RpqModel *m;
     if (rpq_model_deserialize(bytes, len, &m)) { fprintf(stderr, "bad model\n"); return 1; }
     RpqPose id = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}, 1};
@@ -76,7 +77,7 @@ int main(int argc, char **argv) {
             for (size_t i = 0; i < n; i++) {
                 if (q == 0) { rpq_collide(m, &id, m, &poses[i], NULL, cr); sink += rpq_collide_result_num_pairs(cr); }
                 if (q == 1) { rpq_distance(m, &id, m, &poses[i], NULL, NULL, &dr); sink += dr.distance; }
-                if (q == 2) { rpq_tolerance(m, &id, m, &poses[i], tol, 2, &dr); sink += dr.closer; }
+                if (q == 2) { rpq_tolerance(m, &id, m, &poses[i], &tol, &dr); sink += dr.closer; }
             }
         printf("%.6e\n", (now() - start) / ((double)reps * n));
     }

@@ -13,7 +13,7 @@ use super::guard;
 use super::native::{
     RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_INVALID_SCALE, RPQ_ERR_NON_FINITE, RPQ_ERR_NOT_ROTATION,
     RPQ_ERR_NULL_POINTER, RPQ_ERR_OUT_OF_MEMORY, RPQ_ERR_OUT_OF_RANGE, RPQ_OK, RpqCollideRequest, RpqDistanceRequest,
-    RpqModel, RpqPose, RpqStatus, model_ref, read_pose,
+    RpqModel, RpqPose, RpqStatus, RpqToleranceRequest, model_ref, read_pose,
 };
 use super::pose::{self, queue_size};
 use crate::math::Placement;
@@ -50,9 +50,9 @@ pub const RPQ_MAX_BATCH_THREADS: c_int = 256;
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_collide_batch(
     model1: *const RpqModel,
-    model2: *const RpqModel,
     poses1: *const RpqPose,
     num_poses1: usize,
+    model2: *const RpqModel,
     poses2: *const RpqPose,
     num_poses2: usize,
     request: *const RpqCollideRequest,
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn rpq_collide_batch(
     guard(RPQ_ERR_INTERNAL, || {
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
-            let batch = unsafe { Batch::read(model1, model2, poses1, num_poses1, poses2, num_poses2) }?;
+            let batch = unsafe { Batch::read(model1, poses1, num_poses1, model2, poses2, num_poses2) }?;
             if out_colliding.is_null() && batch.n > 0 {
                 return Err(RPQ_ERR_NULL_POINTER);
             }
@@ -109,9 +109,9 @@ pub unsafe extern "C" fn rpq_collide_batch(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_distance_batch(
     model1: *const RpqModel,
-    model2: *const RpqModel,
     poses1: *const RpqPose,
     num_poses1: usize,
+    model2: *const RpqModel,
     poses2: *const RpqPose,
     num_poses2: usize,
     request: *const RpqDistanceRequest,
@@ -124,7 +124,7 @@ pub unsafe extern "C" fn rpq_distance_batch(
     guard(RPQ_ERR_INTERNAL, || {
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
-            let batch = unsafe { Batch::read(model1, model2, poses1, num_poses1, poses2, num_poses2) }?;
+            let batch = unsafe { Batch::read(model1, poses1, num_poses1, model2, poses2, num_poses2) }?;
             if out_distance.is_null() && batch.n > 0 {
                 return Err(RPQ_ERR_NULL_POINTER);
             }
@@ -158,8 +158,8 @@ pub unsafe extern "C" fn rpq_distance_batch(
     })
 }
 
-/// Whether each query's models are at most `tolerance` apart (inclusive; a negative tolerance
-/// counts as 0), as `rpq_tolerance` with this `qsize`: `out_closer[i]` is 1 or 0; when not
+/// Whether each query's models are at most `request->tolerance` apart, as `rpq_tolerance` with
+/// this `request` (NULL: tolerance 0): `out_closer[i]` is 1 or 0; when not
 /// NULL, `out_distance[i]` and the points `out_p1`, `out_p2` (3 doubles a query, each in its
 /// own model's frame, NaN when not closer) are the `RpqDistanceResult` fields.
 ///
@@ -170,13 +170,12 @@ pub unsafe extern "C" fn rpq_distance_batch(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_tolerance_batch(
     model1: *const RpqModel,
-    model2: *const RpqModel,
     poses1: *const RpqPose,
     num_poses1: usize,
+    model2: *const RpqModel,
     poses2: *const RpqPose,
     num_poses2: usize,
-    tolerance: f64,
-    qsize: c_int,
+    request: *const RpqToleranceRequest,
     threads: c_int,
     out_closer: *mut u8,
     out_distance: *mut f64,
@@ -186,13 +185,11 @@ pub unsafe extern "C" fn rpq_tolerance_batch(
     guard(RPQ_ERR_INTERNAL, || {
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
-            let batch = unsafe { Batch::read(model1, model2, poses1, num_poses1, poses2, num_poses2) }?;
+            let batch = unsafe { Batch::read(model1, poses1, num_poses1, model2, poses2, num_poses2) }?;
             if out_closer.is_null() && batch.n > 0 {
                 return Err(RPQ_ERR_NULL_POINTER);
             }
-            if tolerance.is_nan() {
-                return Err(RPQ_ERR_NON_FINITE);
-            }
+            let RpqToleranceRequest { tolerance, qsize } = unsafe { RpqToleranceRequest::read(request) }?;
             let qsize = queue_size(qsize, batch.m1, batch.m2);
             // (No warm start: each answer is the single query's, however the batch is shared.)
             let results = batch.run(
@@ -329,9 +326,9 @@ impl<'a> Batch<'a> {
     /// Models NULL or live; each pose array NULL or holding its count of readable poses.
     unsafe fn read(
         model1: *const RpqModel,
-        model2: *const RpqModel,
         poses1: *const RpqPose,
         num_poses1: usize,
+        model2: *const RpqModel,
         poses2: *const RpqPose,
         num_poses2: usize,
     ) -> Result<Batch<'a>, RpqStatus> {
@@ -557,9 +554,9 @@ mod tests {
             unsafe {
                 let rc = rpq_collide_batch(
                     a,
-                    b,
                     id.as_ptr(),
                     1,
+                    b,
                     poses.as_ptr(),
                     n,
                     std::ptr::null(),
@@ -570,9 +567,9 @@ mod tests {
                 assert_eq!(rc, RPQ_OK);
                 let rc = rpq_distance_batch(
                     a,
-                    b,
                     id.as_ptr(),
                     1,
+                    b,
                     poses.as_ptr(),
                     n,
                     std::ptr::null(),
@@ -585,13 +582,12 @@ mod tests {
                 assert_eq!(rc, RPQ_OK);
                 let rc = rpq_tolerance_batch(
                     a,
-                    b,
                     id.as_ptr(),
                     1,
+                    b,
                     poses.as_ptr(),
                     n,
-                    0.1,
-                    2,
+                    &RpqToleranceRequest { tolerance: 0.1, qsize: 2 },
                     threads,
                     closer.as_mut_ptr(),
                     td.as_mut_ptr(),
@@ -613,7 +609,17 @@ mod tests {
                         (d[i], &p1[3 * i..3 * i + 3], &p2[3 * i..3 * i + 3]),
                         (r.distance, &r.p1[..], &r.p2[..])
                     );
-                    assert_eq!(rpq_tolerance(a, &id[0], b, &poses[i], 0.1, 2, &mut r), RPQ_OK);
+                    assert_eq!(
+                        rpq_tolerance(
+                            a,
+                            &id[0],
+                            b,
+                            &poses[i],
+                            &RpqToleranceRequest { tolerance: 0.1, qsize: 2 },
+                            &mut r
+                        ),
+                        RPQ_OK
+                    );
                     assert_eq!((closer[i], td[i].to_bits()), (r.closer as u8, r.distance.to_bits()));
                 }
                 rpq_collide_result_free(result);
@@ -643,9 +649,9 @@ mod tests {
             let rc = unsafe {
                 rpq_collide_batch(
                     a,
-                    b,
                     id.as_ptr(),
                     1,
+                    b,
                     poses.as_ptr(),
                     n,
                     &request,
@@ -757,6 +763,54 @@ mod tests {
         );
     }
 
+    /// A NULL tolerance request is the zero-filled one (tolerance 0, default queue), for the
+    /// single query and the batch alike.
+    #[test]
+    fn null_tolerance_request_is_zero_filled() {
+        let (a, b) = (fan(), fan());
+        let poses: Vec<RpqPose> = (0..40).map(pose).collect();
+        let id = [pose(0)];
+        let n = poses.len();
+        let zero = RpqToleranceRequest::default();
+        // SAFETY: arrays sized per the contract; models live.
+        unsafe {
+            let batch = |request: *const RpqToleranceRequest| {
+                let (mut closer, mut d) = (vec![9u8; n], vec![0.0; n]);
+                let rc = rpq_tolerance_batch(
+                    a,
+                    id.as_ptr(),
+                    1,
+                    b,
+                    poses.as_ptr(),
+                    n,
+                    request,
+                    2,
+                    closer.as_mut_ptr(),
+                    d.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                );
+                assert_eq!(rc, RPQ_OK);
+                (closer, d.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+            };
+            let (closer, d) = batch(std::ptr::null());
+            assert_eq!((closer.clone(), d.clone()), batch(&zero));
+            assert!(closer.contains(&0) && closer.contains(&1), "poses apart and touching");
+            for (i, p) in poses.iter().enumerate() {
+                let (mut r0, mut r1) = (RpqDistanceResult::default(), RpqDistanceResult::default());
+                assert_eq!(rpq_tolerance(a, &id[0], b, p, std::ptr::null(), &mut r0), RPQ_OK);
+                assert_eq!(rpq_tolerance(a, &id[0], b, p, &zero, &mut r1), RPQ_OK);
+                assert_eq!((r0.closer, r0.distance.to_bits()), (r1.closer, r1.distance.to_bits()));
+                assert_eq!((r0.closer as u8, r0.distance.to_bits()), (closer[i], d[i]), "pose {i}");
+            }
+            let nan = RpqToleranceRequest { tolerance: f64::NAN, qsize: 0 };
+            let mut r = RpqDistanceResult::default();
+            assert_eq!(rpq_tolerance(a, &id[0], b, &poses[0], &nan, &mut r), RPQ_ERR_NON_FINITE);
+            rpq_model_free(a);
+            rpq_model_free(b);
+        }
+    }
+
     #[test]
     fn bad_arguments_write_nothing() {
         let (a, b) = (fan(), fan());
@@ -766,7 +820,7 @@ mod tests {
         // SAFETY: arrays sized per the contract (or NULL where tested); models live.
         unsafe {
             let collide = |p1: *const RpqPose, n1, p2: *const RpqPose, n2, out: *mut u8| {
-                rpq_collide_batch(a, b, p1, n1, p2, n2, std::ptr::null(), 2, out, std::ptr::null_mut())
+                rpq_collide_batch(a, p1, n1, b, p2, n2, std::ptr::null(), 2, out, std::ptr::null_mut())
             };
             let pp = poses.as_ptr();
             assert_eq!(collide(pp, 5, pp, 4, col.as_mut_ptr()), RPQ_ERR_INVALID_ARGUMENT);
@@ -775,9 +829,9 @@ mod tests {
             assert_eq!(
                 rpq_collide_batch(
                     std::ptr::null(),
-                    b,
                     pp,
                     5,
+                    b,
                     pp,
                     5,
                     std::ptr::null(),
@@ -789,7 +843,7 @@ mod tests {
             );
             let bad_request = RpqCollideRequest { first_contact: 0, box_test: 7, frame: 0 };
             assert_eq!(
-                rpq_collide_batch(a, b, pp, 5, pp, 5, &bad_request, 1, col.as_mut_ptr(), std::ptr::null_mut()),
+                rpq_collide_batch(a, pp, 5, b, pp, 5, &bad_request, 1, col.as_mut_ptr(), std::ptr::null_mut()),
                 RPQ_ERR_INVALID_ARGUMENT
             );
             poses[4].translation[1] = f64::NAN;
@@ -804,9 +858,9 @@ mod tests {
             assert_eq!(
                 rpq_distance_batch(
                     a,
-                    b,
                     pp,
                     3,
+                    b,
                     pp,
                     3,
                     &negative,
@@ -821,13 +875,12 @@ mod tests {
             assert_eq!(
                 rpq_tolerance_batch(
                     a,
+                    pp,
+                    3,
                     b,
                     pp,
                     3,
-                    pp,
-                    3,
-                    f64::NAN,
-                    2,
+                    &RpqToleranceRequest { tolerance: f64::NAN, qsize: 2 },
                     1,
                     col.as_mut_ptr(),
                     d.as_mut_ptr(),

@@ -16,6 +16,7 @@ pub mod serialize;
 pub mod solid;
 pub mod sweep;
 pub mod vcollide;
+pub mod version;
 
 use std::cell::{Cell, UnsafeCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -130,7 +130,20 @@ impl RpqCollideRequest {
 }
 
 /// An intersecting triangle pair: `id1` of model 1's triangle, `id2` of model 2's.
-pub type RpqContactPair = ContactPair;
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RpqContactPair {
+    pub id1: i32,
+    pub id2: i32,
+}
+
+// `rpq_collide_result_pairs` hands out the query's own `ContactPair` array as this type.
+const _: () = {
+    assert!(size_of::<RpqContactPair>() == size_of::<ContactPair>());
+    assert!(align_of::<RpqContactPair>() == align_of::<ContactPair>());
+    assert!(std::mem::offset_of!(RpqContactPair, id1) == std::mem::offset_of!(ContactPair, id1));
+    assert!(std::mem::offset_of!(RpqContactPair, id2) == std::mem::offset_of!(ContactPair, id2));
+};
 
 /// A built model (opaque). Immutable: share it freely between threads.
 pub struct RpqModel {
@@ -453,7 +466,8 @@ pub unsafe extern "C" fn rpq_collide_result_pairs(result: *const RpqCollideResul
     guard(std::ptr::null(), || {
         // SAFETY: forwarded contract.
         match unsafe { collide_result_mut(result) } {
-            Ok(r) if !r.pairs.is_empty() => r.pairs.as_ptr(),
+            // Both `#[repr(C)]` with the same fields (checked above): the cast keeps the layout.
+            Ok(r) if !r.pairs.is_empty() => r.pairs.as_ptr().cast::<RpqContactPair>(),
             _ => std::ptr::null(),
         }
     })
@@ -525,6 +539,34 @@ pub struct RpqDistanceRequest {
     /// with a queue of this many node pairs, at most `RPQ_MAX_QSIZE` and at most the number of
     /// node pairs of the two models (a larger value is capped, not refused).
     pub qsize: c_int,
+}
+
+/// Options of a tolerance query. A zero-filled struct asks whether the models touch or
+/// intersect (tolerance 0), with the default queue.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RpqToleranceRequest {
+    /// Report whether the models are at most this far apart (inclusive; a negative tolerance
+    /// counts as 0, NaN gives `RPQ_ERR_NON_FINITE`).
+    pub tolerance: f64,
+    /// The search queue, as `qsize` in `RpqDistanceRequest`.
+    pub qsize: c_int,
+}
+
+impl RpqToleranceRequest {
+    /// `*request`, or the zero-filled request for NULL; `RPQ_ERR_NON_FINITE` for a NaN
+    /// tolerance.
+    ///
+    /// # Safety
+    /// `request` is NULL or readable.
+    pub(crate) unsafe fn read(request: *const RpqToleranceRequest) -> Result<RpqToleranceRequest, RpqStatus> {
+        // SAFETY: per the contract.
+        let request = if request.is_null() { RpqToleranceRequest::default() } else { unsafe { *request } };
+        if request.tolerance.is_nan() {
+            return Err(RPQ_ERR_NON_FINITE);
+        }
+        Ok(request)
+    }
 }
 
 /// Caller-owned warm start for repeated distance queries on one model pair (PQP kept this
@@ -637,21 +679,20 @@ pub unsafe extern "C" fn rpq_distance(
     })
 }
 
-/// Whether `model1` at `pose1` and `model2` at `pose2` are at most `tolerance` apart
-/// (inclusive; a negative tolerance counts as 0). Stops at the first triangle pair within
-/// the tolerance. `qsize` as in `RpqDistanceRequest`. A NaN tolerance gives
-/// `RPQ_ERR_NON_FINITE`; `result` is written only on success.
+/// Whether `model1` at `pose1` and `model2` at `pose2` are at most `request->tolerance`
+/// apart (inclusive). Stops at the first triangle pair within the tolerance. `request` may be
+/// NULL (tolerance 0: touching or intersecting). Errors: as `rpq_distance`, and
+/// `RPQ_ERR_NON_FINITE` for a NaN tolerance; `result` is written only on success.
 ///
 /// # Safety
-/// Models live; poses readable; `result` writable.
+/// Models live; poses readable; `request` NULL or readable; `result` writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_tolerance(
     model1: *const RpqModel,
     pose1: *const RpqPose,
     model2: *const RpqModel,
     pose2: *const RpqPose,
-    tolerance: f64,
-    qsize: c_int,
+    request: *const RpqToleranceRequest,
     result: *mut RpqDistanceResult,
 ) -> RpqStatus {
     guard(RPQ_ERR_INTERNAL, || {
@@ -664,11 +705,9 @@ pub unsafe extern "C" fn rpq_tolerance(
             let m2 = unsafe { model_ref(model2) }?;
             let p1 = unsafe { read_pose(pose1) }?;
             let p2 = unsafe { read_pose(pose2) }?;
-            if tolerance.is_nan() {
-                return Err(RPQ_ERR_NON_FINITE);
-            }
-            let qsize = pose::queue_size(qsize, m1, m2);
-            let r = crate::query::distance::tolerance_placed(m1, &p1, m2, &p2, tolerance, qsize, None)
+            let request = unsafe { RpqToleranceRequest::read(request) }?;
+            let qsize = pose::queue_size(request.qsize, m1, m2);
+            let r = crate::query::distance::tolerance_placed(m1, &p1, m2, &p2, request.tolerance, qsize, None)
                 .map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
             unsafe { *result = RpqDistanceResult::from_query(&r) };
             Ok(())

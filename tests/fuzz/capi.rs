@@ -1326,8 +1326,7 @@ fn step(st: &mut State, op: &Op, what: &str) {
                     pose_ptr(&q1),
                     b as *const RpqModel,
                     pose_ptr(&q2),
-                    *tol,
-                    *qsize,
+                    &RpqToleranceRequest { tolerance: *tol, qsize: *qsize },
                     if *null_out { std::ptr::null_mut() } else { &mut out },
                 );
                 e.check(status, RPQ_OK, RPQ_ERR_OUT_OF_RANGE, what);
@@ -1371,9 +1370,9 @@ fn step(st: &mut State, op: &Op, what: &str) {
                 let mut np = vec![99u64; n.max(1)];
                 let status = rpq_collide_batch(
                     a as *const RpqModel,
-                    b as *const RpqModel,
                     q1.as_ptr(),
                     q1.len(),
+                    b as *const RpqModel,
                     q2.as_ptr(),
                     q2.len(),
                     request.as_ref().map_or(std::ptr::null(), |r| r as *const _),
@@ -1420,9 +1419,9 @@ fn step(st: &mut State, op: &Op, what: &str) {
                 let mut o2 = vec![-3.5; 3 * n.max(1)];
                 let status = rpq_distance_batch(
                     a as *const RpqModel,
-                    b as *const RpqModel,
                     q1.as_ptr(),
                     q1.len(),
+                    b as *const RpqModel,
                     q2.as_ptr(),
                     q2.len(),
                     request.as_ref().map_or(std::ptr::null(), |r| r as *const _),
@@ -1482,13 +1481,12 @@ fn step(st: &mut State, op: &Op, what: &str) {
                 let mut o2 = vec![-3.5; 3 * n.max(1)];
                 let status = rpq_tolerance_batch(
                     a as *const RpqModel,
-                    b as *const RpqModel,
                     q1.as_ptr(),
                     q1.len(),
+                    b as *const RpqModel,
                     q2.as_ptr(),
                     q2.len(),
-                    *tol,
-                    *qsize,
+                    &RpqToleranceRequest { tolerance: *tol, qsize: *qsize },
                     *threads,
                     closer.as_mut_ptr(),
                     if *extras { d.as_mut_ptr() } else { std::ptr::null_mut() },

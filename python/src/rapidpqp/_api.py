@@ -78,6 +78,8 @@ _POSE = struct.Struct("=13d")
 _IDENTITY = _POSE.pack(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 _DIST_REQUEST = struct.Struct("=ddi4x")
 assert _DIST_REQUEST.size == ctypes.sizeof(N.RpqDistanceRequest)
+_TOL_REQUEST = struct.Struct("=di4x")
+assert _TOL_REQUEST.size == ctypes.sizeof(N.RpqToleranceRequest)
 _BOX_TESTS = {
     "default": N.RPQ_BOX_TEST_DEFAULT,
     "sat15": N.RPQ_BOX_TEST_SAT15,
@@ -1577,10 +1579,9 @@ def tolerance(
     h2 = _model_handle(model2, "model2")
     b1 = _pose_bytes(pose1, "pose1")
     b2 = _pose_bytes(pose2, "pose2")
-    t = _tolerance_arg(tolerance)
-    q = qsize if type(qsize) is int and 0 <= qsize <= _INT_MAX else _int_arg(qsize, "qsize")
+    request = _tolerance_request(tolerance, qsize)
     st = _STATE
-    status = LIB.rpq_tolerance(h1, b1, h2, b2, t, q, st.dist_addr)
+    status = LIB.rpq_tolerance(h1, b1, h2, b2, request, st.dist_addr)
     if status:
         _fail(status, "tolerance")
     f = st.dist_f64[:7].copy()
@@ -1594,6 +1595,13 @@ def _tolerance_arg(x: Any) -> float:
     if math.isnan(t):
         raise ValueError("tolerance: must not be NaN")
     return t
+
+
+def _tolerance_request(tolerance: Any, qsize: Any) -> bytes:
+    """The ``RpqToleranceRequest`` of ``tolerance`` and ``qsize``, checked."""
+    t = _tolerance_arg(tolerance)
+    q = qsize if type(qsize) is int and 0 <= qsize <= _INT_MAX else _int_arg(qsize, "qsize")
+    return _TOL_REQUEST.pack(t, q)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1651,7 +1659,7 @@ def collide_batch(
     colliding = np.zeros(n, dtype=np.uint8)
     pairs = np.zeros(n, dtype=np.uint64)
     status = LIB.rpq_collide_batch(
-        h1, h2, a1.ctypes.data, len(a1), a2.ctypes.data, len(a2),
+        h1, a1.ctypes.data, len(a1), h2, a2.ctypes.data, len(a2),
         req, t, colliding.ctypes.data, pairs.ctypes.data,
     )  # fmt: skip
     if status:
@@ -1689,7 +1697,7 @@ def distance_batch(
     p1 = np.zeros((n, 3))
     p2 = np.zeros((n, 3))
     status = LIB.rpq_distance_batch(
-        h1, h2, a1.ctypes.data, len(a1), a2.ctypes.data, len(a2), request,
+        h1, a1.ctypes.data, len(a1), h2, a2.ctypes.data, len(a2), request,
         1 if warm_start else 0, t, d.ctypes.data, p1.ctypes.data, p2.ctypes.data,
     )  # fmt: skip
     if status:
@@ -1715,14 +1723,13 @@ def tolerance_batch(
         ``closer`` (N,) bool, ``distance`` (N,), ``p1``/``p2`` (N, 3) (NaN where not closer).
     """
     model1, model2, h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
-    tol = _tolerance_arg(tolerance)
-    q = _int_arg(qsize, "qsize")
+    request = _tolerance_request(tolerance, qsize)
     closer = np.zeros(n, dtype=np.uint8)
     d = np.zeros(n)
     p1 = np.zeros((n, 3))
     p2 = np.zeros((n, 3))
     status = LIB.rpq_tolerance_batch(
-        h1, h2, a1.ctypes.data, len(a1), a2.ctypes.data, len(a2), tol, q, t,
+        h1, a1.ctypes.data, len(a1), h2, a2.ctypes.data, len(a2), request, t,
         closer.ctypes.data, d.ctypes.data, p1.ctypes.data, p2.ctypes.data,
     )  # fmt: skip
     if status:

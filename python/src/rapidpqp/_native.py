@@ -1,4 +1,4 @@
-"""ctypes declarations of the native C API (``include/rapidpqp.h``) and the library loader.
+"""ctypes declarations of the native C API (``include/rapidpqp_native.h``) and the library loader.
 
 Every C function the package calls is declared here, with its ``argtypes`` and ``restype``;
 no other module touches ``ctypes`` declarations. Handles (``RpqModel *``,
@@ -22,6 +22,7 @@ __all__ = [
     "RpqPose",
     "RpqCollideRequest",
     "RpqDistanceRequest",
+    "RpqToleranceRequest",
     "RpqDistanceCache",
     "RpqDistanceResult",
     "RpqSolidFacts",
@@ -102,6 +103,13 @@ class RpqDistanceRequest(ctypes.Structure):
     _fields_ = [
         ("rel_err", ctypes.c_double),
         ("abs_err", ctypes.c_double),
+        ("qsize", ctypes.c_int),
+    ]
+
+
+class RpqToleranceRequest(ctypes.Structure):
+    _fields_ = [
+        ("tolerance", ctypes.c_double),
         ("qsize", ctypes.c_int),
     ]
 
@@ -308,16 +316,16 @@ _SIGNATURES = {
     "rpq_collide_result_counts": (_STATUS, [_VP, _VP, _VP]),
     # Distance and tolerance.
     "rpq_distance": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _VP, _VP]),
-    "rpq_tolerance": (_STATUS, [_VP, _VP, _VP, _VP, _DBL, _INT, _VP]),
-    # Batches: model1, model2, poses1, n1, poses2, n2, ...
-    "rpq_collide_batch": (_STATUS, [_VP, _VP, _VP, _SIZE, _VP, _SIZE, _VP, _INT, _VP, _VP]),
+    "rpq_tolerance": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _VP]),
+    # Batches: model1, poses1, n1, model2, poses2, n2, request, ...
+    "rpq_collide_batch": (_STATUS, [_VP, _VP, _SIZE, _VP, _VP, _SIZE, _VP, _INT, _VP, _VP]),
     "rpq_distance_batch": (
         _STATUS,
-        [_VP, _VP, _VP, _SIZE, _VP, _SIZE, _VP, _INT, _INT, _VP, _VP, _VP],
+        [_VP, _VP, _SIZE, _VP, _VP, _SIZE, _VP, _INT, _INT, _VP, _VP, _VP],
     ),
     "rpq_tolerance_batch": (
         _STATUS,
-        [_VP, _VP, _VP, _SIZE, _VP, _SIZE, _DBL, _INT, _INT, _VP, _VP, _VP, _VP],
+        [_VP, _VP, _SIZE, _VP, _VP, _SIZE, _VP, _INT, _VP, _VP, _VP, _VP],
     ),
     # Solid facts and point, ray and solid queries (points in the model's own frame).
     "rpq_model_solid_facts": (_STATUS, [_VP, _VP]),
