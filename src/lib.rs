@@ -93,6 +93,6 @@ pub mod serialize;
 mod test_rng;
 
 pub use math::{Mat3, Placement, Triangle, Vec3};
+pub use model::{BuildError, Model, ModelBuilder, SolidError, SolidFacts};
 /// The nalgebra this crate is built with (its [`Vec3`] and [`Mat3`] are nalgebra types).
 pub use nalgebra;
-pub use model::{BuildError, Model, ModelBuilder, SolidError, SolidFacts};
