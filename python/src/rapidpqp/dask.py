@@ -84,9 +84,12 @@ def _map_poses(
     _api._threads_arg(options["threads"])
     if n == 0:
         return batch(model1, _pose_tuple(packed1), model2, _pose_tuple(packed2), **options)
-    # Once to every worker; tasks then find the loaded model in their worker's memory.
-    shipped1 = client.scatter(model1, broadcast=True)
-    shipped2 = shipped1 if model2 is model1 else client.scatter(model2, broadcast=True)
+    # Once to every worker; tasks then find the loaded model in their worker's memory. A key
+    # of its own per call (hash=False): with the content's key, a new call's scatter races
+    # the release of the previous call's futures, and the scheduler may drop the model under
+    # the new tasks ("lost dependencies").
+    shipped1 = client.scatter(model1, broadcast=True, hash=False)
+    shipped2 = shipped1 if model2 is model1 else client.scatter(model2, broadcast=True, hash=False)
     futures = [
         client.submit(
             _run_chunk, batch, shipped1, _chunk(packed1, lo, lo + chunk), shipped2, _chunk(packed2, lo, lo + chunk),
