@@ -83,12 +83,12 @@ def test_each_model_reaches_each_worker_once(client, models, poses):
     after = client.run(loads)
     assert len(after) == 2
     # Two models, 12 tasks: each worker loaded each model exactly once.
-    assert {w: after[w] - before.get(w, 0) for w in after} == {w: 2 for w in after}
+    assert {w: after[w] - before.get(w, 0) for w in after} == {w: 2 for w in after}, (before, after)
     # The same model on both sides is sent once.
     before = after
     rpd.distance_poses(client, a, a, None, poses[:100], chunk=CHUNK)
     after = client.run(loads)
-    assert {w: after[w] - before[w] for w in after} == {w: 1 for w in after}
+    assert {w: after[w] - before[w] for w in after} == {w: 1 for w in after}, (before, after)
 
 
 def test_bad_input_is_refused_on_the_client(client, models, poses):
@@ -118,3 +118,13 @@ def test_import_rapidpqp_does_not_import_dask():
     code = "import sys, rapidpqp; print('dask' in sys.modules or 'distributed' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_calls_in_quick_succession_on_the_same_models(client, models, poses):
+    # Each call scatters its models under a key of its own: under one content key, a call's
+    # scatter raced the release of the previous call's, and the scheduler cancelled tasks.
+    bunny, sphere = models
+    want = rp.collide_batch(bunny, None, sphere, poses[:200])
+    for _ in range(10):
+        got = rpd.collide_poses(client, bunny, sphere, None, poses[:200], chunk=50)
+        np.testing.assert_array_equal(got.num_pairs, want.num_pairs)
