@@ -12,10 +12,10 @@ use crate::model::{Model, slot_of};
 /// One intersecting triangle pair: `id1` from the first model, `id2` from the second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(C)]
+// The doc above names the fields; doc comments on them would also enter the C header.
+#[allow(missing_docs)]
 pub struct ContactPair {
-    /// Id of the first model's triangle.
     pub id1: i32,
-    /// Id of the second model's triangle.
     pub id2: i32,
 }
 
