@@ -5,7 +5,9 @@ use crate::math::{Triangle, Vec3};
 /// A mesh as vertices and zero-based index triples.
 #[derive(Clone, Debug, Default)]
 pub struct Mesh {
+    /// Vertex coordinates.
     pub vertices: Vec<Vec3>,
+    /// Triangles as zero-based indices into `vertices`.
     pub faces: Vec<[u32; 3]>,
 }
 

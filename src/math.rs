@@ -15,12 +15,16 @@ pub type Triangle = [Vec3; 3];
 /// tests assume it is a rotation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Placement {
+    /// Rotation part (applied after `scale`).
     pub rotation: Mat3,
+    /// Translation part.
     pub translation: Vec3,
+    /// Uniform scale, positive.
     pub scale: f64,
 }
 
 impl Placement {
+    /// The identity: no rotation, no translation, scale 1.
     pub const IDENTITY: Placement = Placement {
         rotation: Matrix3::new(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0),
         translation: Vector3::new(0.0, 0.0, 0.0),

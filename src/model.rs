@@ -3,7 +3,7 @@
 //! One tree serves every query: each node has an oriented box (collision), its smallest
 //! bounding sphere, and the rectangle of a swept sphere (distance, tolerance) on the box's
 //! axes. The model holds the nodes only as the queries read them, packed two siblings to a
-//! [`NodePair`] (`Model::collide_slots`, 96 bytes a node, `f32`, rounded outward so that each
+//! `NodePair` (`Model::collide_slots`, 96 bytes a node, `f32`, rounded outward so that each
 //! volume holds the vertices below it), with the triangles in leaf order and their ids.
 //!
 //! The build works top down in `f64` (moment axes, split, box and swept-sphere fits) and
@@ -65,6 +65,23 @@ fn check_coordinates(t: &Triangle) -> Result<(), BuildError> {
 pub(crate) const LEAF_BIT: u32 = 1 << 31;
 
 /// Collects triangles and their caller ids, then builds a [`Model`].
+///
+/// ```
+/// use rapidpqp::{BuildError, ModelBuilder, Vec3};
+///
+/// let mut builder = ModelBuilder::new();
+/// builder.add_triangle([Vec3::zeros(), Vec3::x(), Vec3::y()], 7)?;
+/// builder.add_triangle([Vec3::zeros(), Vec3::y(), Vec3::z()], 8)?;
+/// // A NaN corner is refused and nothing is stored.
+/// let bad = [Vec3::zeros(), Vec3::x(), Vec3::new(f64::NAN, 0.0, 0.0)];
+/// assert_eq!(builder.add_triangle(bad, 9), Err(BuildError::NonFiniteCoordinate));
+/// let model = builder.into_model()?;
+/// assert_eq!(model.num_triangles(), 2);
+/// let mut ids = model.ids().to_vec();
+/// ids.sort();
+/// assert_eq!(ids, [7, 8]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct ModelBuilder {
     triangles: Vec<Triangle>,
@@ -72,6 +89,7 @@ pub struct ModelBuilder {
 }
 
 impl ModelBuilder {
+    /// An empty builder.
     pub fn new() -> ModelBuilder {
         ModelBuilder::default()
     }
@@ -95,14 +113,17 @@ impl ModelBuilder {
         Ok(())
     }
 
+    /// Number of triangles added so far.
     pub fn len(&self) -> usize {
         self.triangles.len()
     }
 
+    /// Whether no triangle was added yet.
     pub fn is_empty(&self) -> bool {
         self.triangles.is_empty()
     }
 
+    /// Removes every triangle added, keeping the allocation.
     pub fn clear(&mut self) {
         self.triangles.clear();
         self.ids.clear();
@@ -161,6 +182,21 @@ impl Model {
     /// Builds the hierarchy over `triangles`, reporting `ids[k]` for triangle k. The model
     /// keeps the two arrays, reordered into leaf order in place: besides them the build
     /// allocates only the packed nodes and what one path from the root needs.
+    ///
+    /// Panics when `ids` is not as long as `triangles`.
+    ///
+    /// ```
+    /// use rapidpqp::{BuildError, Model, Vec3};
+    ///
+    /// // A square of two triangles, reported as ids 10 and 11.
+    /// let (a, b, c, d) = (Vec3::zeros(), Vec3::x(), Vec3::new(1.0, 1.0, 0.0), Vec3::y());
+    /// let model = Model::new(vec![[a, b, c], [a, c, d]], vec![10, 11])?;
+    /// assert_eq!(model.num_triangles(), 2);
+    /// assert!(!model.solid_facts().closed); // a square bounds no solid
+    ///
+    /// assert_eq!(Model::new(vec![], vec![]).unwrap_err(), BuildError::EmptyModel);
+    /// # Ok::<(), BuildError>(())
+    /// ```
     pub fn new(mut triangles: Vec<Triangle>, mut ids: Vec<i32>) -> Result<Model, BuildError> {
         assert_eq!(triangles.len(), ids.len(), "one id per triangle");
         if triangles.is_empty() {
@@ -232,6 +268,7 @@ impl Model {
         Model::new(triangles, ids)
     }
 
+    /// Number of triangles.
     pub fn num_triangles(&self) -> usize {
         self.triangles.len()
     }
@@ -273,6 +310,7 @@ impl Model {
         (placement.apply(&centre), radius * placement.scale * (1.0 + 1e-12))
     }
 
+    /// The largest absolute coordinate of any vertex (in the model's own frame).
     pub fn magnitude(&self) -> f64 {
         self.magnitude
     }

@@ -6,7 +6,7 @@
 //! **Rotations.** A rotation block `R` (row-major 3×3) passes when its columns are orthonormal
 //! within the tolerance and its determinant is positive. The check is relative to the block's
 //! mean squared column length `s²`, so that a rotation times a uniform scale `k = s` can be
-//! recognised ([`block_scale`]): every squared column length within `tol·s²` of `s²`, every dot
+//! recognised (`block_scale`): every squared column length within `tol·s²` of `s²`, every dot
 //! product of two columns within `tol·s²` of 0. A placement's rotation must moreover have
 //! `|k − 1| <= tol` (its scale is the scale field: `3·I` with scale 1 is refused, `I` with
 //! scale 3 is the way to say it). The entries are divided by the largest one first, so no
@@ -163,7 +163,7 @@ pub enum PoseError {
     NonFinite,
     /// The scale outside [`MIN_SCALE`, `MAX_SCALE`].
     InvalidScale,
-    /// The rotation is not one within the tolerance (see [`is_rotation`]).
+    /// The rotation is not one within the tolerance (see `is_rotation`).
     NotRotation,
 }
 

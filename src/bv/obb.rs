@@ -44,8 +44,11 @@ use crate::model::LEAF_BIT;
 /// `axes` is orthonormal (columns are the box axes).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Obb {
+    /// Box axes, one per column (orthonormal).
     pub axes: Mat3,
+    /// The box's centre.
     pub center: Vec3,
+    /// Half side lengths along each axis.
     pub half: Vec3,
 }
 

@@ -24,9 +24,13 @@ use crate::math::{Mat3, Vec3};
 /// `axes` is orthonormal and right-handed; its third column is the rectangle's normal.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rss {
+    /// Rectangle axes, one per column: the first two span the rectangle, the third is its normal.
     pub axes: Mat3,
+    /// The rectangle's corner at `u = v = 0`.
     pub corner: Vec3,
+    /// Side lengths along the first and second axes.
     pub lengths: [f64; 2],
+    /// Radius of the swept sphere.
     pub radius: f64,
 }
 

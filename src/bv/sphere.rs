@@ -10,7 +10,9 @@ use crate::math::Vec3;
 /// The ball of all points within `radius` of `center`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sphere {
+    /// The ball's centre.
     pub center: Vec3,
+    /// The ball's radius.
     pub radius: f64,
 }
 
@@ -169,7 +171,9 @@ fn shuffle(points: &mut [Vec3]) {
 /// The points a smallest enclosing ball rests on: `points[..len]`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Support {
+    /// Support points; only the first `len` are used.
     pub points: [Vec3; 4],
+    /// Number of support points in use (0 to 4).
     pub len: usize,
 }
 

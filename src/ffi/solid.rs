@@ -3,7 +3,7 @@
 //! collide and signed separation of two closed models. Each function checks its arguments,
 //! calls the Rust core (`crate::query::{point, ray, winding, solid}`) and copies its answers
 //! out; the batched ones cut their points (or rays) into contiguous chunks, one core batch
-//! call per chunk, shared between threads by [`super::batch::share`].
+//! call per chunk, shared between threads by `super::batch::share`.
 //!
 //! Points are arrays of `3·n` doubles (`x y z` per point) in the model's own frame.
 

@@ -2,8 +2,8 @@
 //! (first or last contact, one direction or a batch of them), the time of impact of a rigid
 //! motion, and the removal directions of a part of an assembly. Each function checks its
 //! arguments, calls the Rust core (`crate::query::{sweep, toi, disassembly}`) and copies its
-//! answers out, written only on success. The prologues are `solid.rs`'s ([`pair_query`]) and
-//! the batch over directions is shared between threads by [`super::batch::share`].
+//! answers out, written only on success. The prologues are `solid.rs`'s (`pair_query`) and
+//! the batch over directions is shared between threads by `super::batch::share`.
 //!
 //! Directions are arrays of 3 doubles (`x y z`), world vectors.
 

@@ -31,8 +31,11 @@ use crate::math::{Triangle, Vec3};
 /// (bit-identical) is a point of the intersection.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TriDistance {
+    /// Distance between the triangles.
     pub distance: f64,
+    /// Closest point on the first triangle.
     pub p: Vec3,
+    /// Closest point on the second triangle.
     pub q: Vec3,
 }
 
@@ -634,7 +637,9 @@ fn fallback(a: &Triangle, b: &Triangle, su: &Setup, edge_d2: f64, edge_p: Vec3, 
 /// distance` up to rounding; `distance == 0` exactly when `p` lies on the triangle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PointDistance {
+    /// Distance from the point to the triangle.
     pub distance: f64,
+    /// Closest point of the triangle.
     pub point: Vec3,
 }
 

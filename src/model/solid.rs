@@ -66,8 +66,11 @@ pub struct SolidFacts {
 /// A query that needs a closed model ([`SolidFacts::closed`]) was given one that is not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolidError {
+    /// Edges used by exactly one face ([`SolidFacts::boundary_edges`]).
     pub boundary_edges: usize,
+    /// Edges used by more than two faces ([`SolidFacts::non_manifold_edges`]).
     pub non_manifold_edges: usize,
+    /// Edges used unequally often in either direction ([`SolidFacts::misoriented_edges`]).
     pub misoriented_edges: usize,
 }
 

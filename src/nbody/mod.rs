@@ -181,6 +181,7 @@ impl World {
         self.live
     }
 
+    /// Whether there are no objects (none added, or all deleted).
     pub fn is_empty(&self) -> bool {
         self.live == 0
     }

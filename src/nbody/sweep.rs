@@ -18,7 +18,9 @@ use std::collections::BTreeSet;
 /// An axis-aligned box, `lo[k] <= hi[k]`, finite.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Aabb {
+    /// Lower corner.
     pub lo: [f64; 3],
+    /// Upper corner.
     pub hi: [f64; 3],
 }
 
@@ -72,6 +74,7 @@ pub struct SweepAndPrune {
 }
 
 impl SweepAndPrune {
+    /// An empty sweep-and-prune set.
     pub fn new() -> SweepAndPrune {
         SweepAndPrune::default()
     }

@@ -12,6 +12,8 @@ use crate::model::{Model, slot_of};
 /// One intersecting triangle pair: `id1` from the first model, `id2` from the second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(C)]
+// The doc above names the fields; doc comments on them would also enter the C header.
+#[allow(missing_docs)]
 pub struct ContactPair {
     pub id1: i32,
     pub id2: i32,
@@ -35,7 +37,9 @@ pub enum TriangleFrame {
 pub struct CollideRequest {
     /// Stop at the first intersecting triangle pair.
     pub first_contact: bool,
+    /// Which box-overlap test prunes node pairs.
     pub box_test: BoxTest,
+    /// In whose frame the triangle tests run (decides exactly touching contacts).
     pub frame: TriangleFrame,
 }
 
@@ -52,14 +56,17 @@ pub struct CollideResult {
 }
 
 impl CollideResult {
+    /// An empty result.
     pub fn new() -> CollideResult {
         CollideResult::default()
     }
+    /// Empties the pairs and zeroes the counts (the allocations are kept).
     pub fn clear(&mut self) {
         self.pairs.clear();
         self.bv_tests = 0;
         self.tri_tests = 0;
     }
+    /// Whether any triangle pair intersects.
     pub fn colliding(&self) -> bool {
         !self.pairs.is_empty()
     }
@@ -92,6 +99,42 @@ struct Stacks {
 ///
 /// Refused, with `result` unchanged, when a placement is not one ([`Placement::check`]) or a
 /// coordinate would leave the supported range ([`super::RANGE_LIMIT`]).
+///
+/// ```
+/// use rapidpqp::Placement;
+/// use rapidpqp::query::{CollideRequest, CollideResult, collide};
+/// # fn cube() -> rapidpqp::Model {
+/// #     let corners: Vec<rapidpqp::Vec3> = (0..8)
+/// #         .map(|k| rapidpqp::Vec3::new((k >> 2 & 1) as f64, (k >> 1 & 1) as f64, (k & 1) as f64))
+/// #         .collect();
+/// #     let faces = [[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+/// #                  [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]];
+/// #     rapidpqp::Model::from_indexed(&corners, &faces).unwrap()
+/// # }
+/// # fn shifted(x: f64) -> rapidpqp::Placement {
+/// #     rapidpqp::Placement { translation: rapidpqp::Vec3::new(x, 0.0, 0.0), ..rapidpqp::Placement::IDENTITY }
+/// # }
+/// let cube = cube(); // the unit cube [0, 1]³, 12 triangles with ids 0..12
+/// let mut result = CollideResult::new();
+/// let all = CollideRequest::default();
+/// // Shifted by half a side along x: the four side faces of each cube cross the other's
+/// // faces at x = 0.5 and x = 1, so many triangle pairs intersect.
+/// collide(&cube, &Placement::IDENTITY, &cube, &shifted(0.5), &all, &mut result)?;
+/// assert!(result.colliding() && result.pairs.len() > 1);
+/// // First contact only: one pair.
+/// let first = CollideRequest { first_contact: true, ..all };
+/// collide(&cube, &Placement::IDENTITY, &cube, &shifted(0.5), &first, &mut result)?;
+/// assert_eq!(result.pairs.len(), 1);
+/// // Touching faces intersect; a gap of 1e-9 does not.
+/// collide(&cube, &Placement::IDENTITY, &cube, &shifted(1.0), &all, &mut result)?;
+/// assert!(result.colliding());
+/// collide(&cube, &Placement::IDENTITY, &cube, &shifted(1.0 + 1e-9), &all, &mut result)?;
+/// assert!(!result.colliding());
+/// // A placement that is not one is refused.
+/// let squashed = Placement { scale: -1.0, ..Placement::IDENTITY };
+/// assert!(collide(&cube, &squashed, &cube, &shifted(0.5), &all, &mut result).is_err());
+/// # Ok::<(), rapidpqp::query::QueryError>(())
+/// ```
 pub fn collide(
     m1: &Model,
     p1: &Placement,

@@ -18,7 +18,9 @@ use crate::model::Model;
 /// One part of an assembly: a model and its placement in the world.
 #[derive(Clone, Copy, Debug)]
 pub struct Part<'a> {
+    /// The part's triangles.
     pub model: &'a Model,
+    /// Where the part sits in the world.
     pub placement: Placement,
 }
 
@@ -35,11 +37,13 @@ pub struct RemovalResult {
     /// Blocked: the index of the blocking part and the contact (the moving part is model 1 of
     /// the contact, the blocking part model 2).
     pub blocker: Option<(usize, SweepContact)>,
-    /// Parts culled by the directional cylinder, and parts swept.
+    /// Parts culled by the directional cylinder (never swept).
     pub culled: usize,
+    /// Parts swept exactly.
     pub swept: usize,
-    /// Box and triangle tests of the sweeps.
+    /// Box tests of the sweeps.
     pub bv_tests: u64,
+    /// Triangle tests of the sweeps.
     pub tri_tests: u64,
 }
 

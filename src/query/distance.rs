@@ -3,13 +3,13 @@
 //! The search visits node pairs of the two hierarchies: it descends into the larger node of a
 //! pair, and visits a pair only while a lower bound on its distance may still beat the best
 //! triangle distance found. The lower bounds come from the nodes' boxes, the same packed
-//! `f32` boxes the collide query reads, two sibling nodes at a time (see [`lower_bounds`]).
+//! `f32` boxes the collide query reads, two sibling nodes at a time (see `lower_bounds`).
 //!
 //! * Order (`qsize <= 2` distance queries): best first until the first leaf pair, then depth
 //!   first from the pending pairs, closest first. The first leaf pair reached best first gives a
 //!   tight bound early. Tolerance queries go depth first.
 //! * Placement: a test needs the node that is not split in the frame of the other model. It is
-//!   placed once per expansion ([`Kept`]) and reused by the two child tests (and by the next
+//!   placed once per expansion (`Kept`) and reused by the two child tests (and by the next
 //!   expansions that keep the same node).
 //! * Precision: every bound is a lower bound of the distance between the triangles as the
 //!   query transforms them, with a rounding allowance relative to the magnitudes of the
@@ -917,6 +917,35 @@ fn support(m: &Model, dir: &Vec3, stack: &mut Vec<Entry>, visits: &mut u64) -> (
 /// Refused when a placement is not one ([`Placement::check`]), an error bound is negative,
 /// NaN or infinite, or a coordinate would leave the supported range
 /// ([`super::RANGE_LIMIT`]).
+///
+/// ```
+/// use rapidpqp::{Placement, Vec3};
+/// use rapidpqp::query::{DistanceCache, DistanceRequest, distance};
+/// # fn cube() -> rapidpqp::Model {
+/// #     let corners: Vec<rapidpqp::Vec3> = (0..8)
+/// #         .map(|k| rapidpqp::Vec3::new((k >> 2 & 1) as f64, (k >> 1 & 1) as f64, (k & 1) as f64))
+/// #         .collect();
+/// #     let faces = [[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+/// #                  [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]];
+/// #     rapidpqp::Model::from_indexed(&corners, &faces).unwrap()
+/// # }
+/// # fn shifted(x: f64) -> rapidpqp::Placement {
+/// #     rapidpqp::Placement { translation: rapidpqp::Vec3::new(x, 0.0, 0.0), ..rapidpqp::Placement::IDENTITY }
+/// # }
+/// let cube = cube(); // the unit cube [0, 1]³
+/// let exact = DistanceRequest::default();
+/// let d = distance(&cube, &Placement::IDENTITY, &cube, &shifted(3.0), &exact, None)?;
+/// assert!((d.distance - 2.0).abs() < 1e-12);
+/// assert!((d.p1.x - 1.0).abs() < 1e-12); // on model 1's face x = 1, in its own frame
+/// assert!(d.p2.x.abs() < 1e-12); // on model 2's face x = 0, in its own frame
+///
+/// // Within 10%: any answer in [d, 1.1 d]. A cache warm-starts the next query.
+/// let rough = DistanceRequest { rel_err: 0.1, ..exact };
+/// let mut cache = DistanceCache::default();
+/// let r = distance(&cube, &Placement::IDENTITY, &cube, &shifted(3.0), &rough, Some(&mut cache))?;
+/// assert!(r.distance >= 2.0 - 1e-12 && r.distance <= 2.2);
+/// # Ok::<(), rapidpqp::query::QueryError>(())
+/// ```
 pub fn distance(
     m1: &Model,
     p1: &Placement,
@@ -969,6 +998,28 @@ pub(crate) fn distance_placed(
 ///
 /// Refused when a placement is not one ([`Placement::check`]), the tolerance is NaN, or a
 /// coordinate would leave the supported range ([`super::RANGE_LIMIT`]).
+///
+/// ```
+/// use rapidpqp::Placement;
+/// use rapidpqp::query::tolerance;
+/// # fn cube() -> rapidpqp::Model {
+/// #     let corners: Vec<rapidpqp::Vec3> = (0..8)
+/// #         .map(|k| rapidpqp::Vec3::new((k >> 2 & 1) as f64, (k >> 1 & 1) as f64, (k & 1) as f64))
+/// #         .collect();
+/// #     let faces = [[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+/// #                  [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]];
+/// #     rapidpqp::Model::from_indexed(&corners, &faces).unwrap()
+/// # }
+/// # fn shifted(x: f64) -> rapidpqp::Placement {
+/// #     rapidpqp::Placement { translation: rapidpqp::Vec3::new(x, 0.0, 0.0), ..rapidpqp::Placement::IDENTITY }
+/// # }
+/// let cube = cube(); // the unit cube [0, 1]³; the copy at x = 1.5 is 0.5 away
+/// let near = tolerance(&cube, &Placement::IDENTITY, &cube, &shifted(1.5), 0.6, 2, None)?;
+/// assert!(near.closer && near.distance <= 0.6);
+/// let far = tolerance(&cube, &Placement::IDENTITY, &cube, &shifted(1.5), 0.4, 2, None)?;
+/// assert!(!far.closer && far.distance > 0.4 && far.p1.x.is_nan());
+/// # Ok::<(), rapidpqp::query::QueryError>(())
+/// ```
 pub fn tolerance(
     m1: &Model,
     p1: &Placement,

@@ -63,7 +63,9 @@ pub struct ClosestPoint {
 /// Work done by a batch of closest-point queries, found or not.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PointStats {
+    /// Box tests of the batch.
     pub bv_tests: u64,
+    /// Point–triangle tests of the batch.
     pub tri_tests: u64,
 }
 
@@ -71,9 +73,15 @@ pub struct PointStats {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PointError {
     /// Query point `index` (0 for a single point) has a NaN or infinite coordinate.
-    NonFinite { index: usize },
+    NonFinite {
+        /// Index of the refused point.
+        index: usize,
+    },
     /// Query point `index` has a coordinate beyond the supported range ([`RANGE_LIMIT`]).
-    OutOfRange { index: usize },
+    OutOfRange {
+        /// Index of the refused point.
+        index: usize,
+    },
     /// `max_distance` is NaN or negative.
     InvalidMaxDistance,
     /// The output slice's length differs from the points'.

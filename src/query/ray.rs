@@ -55,6 +55,7 @@ use crate::model::{Model, slot_of};
 /// A ray `origin + t · direction`, `t >= 0`, in the model's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ray {
+    /// Start of the ray.
     pub origin: Vec3,
     /// Need not be unit (`t` is in units of its length); must not be zero.
     pub direction: Vec3,
@@ -79,7 +80,9 @@ pub struct RayHit {
 /// Work done by ray queries: node boxes and triangles tested.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RayWork {
+    /// Node boxes tested.
     pub box_tests: u64,
+    /// Triangles tested.
     pub triangle_tests: u64,
 }
 

@@ -47,7 +47,12 @@ impl SolidRelation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolidQueryError {
     /// Model `model` (1 or 2) is not closed.
-    NotClosed { model: u8, error: SolidError },
+    NotClosed {
+        /// 1 or 2.
+        model: u8,
+        /// What keeps it from being closed.
+        error: SolidError,
+    },
     /// The placements or a request's number were refused, as for the other queries.
     Query(QueryError),
 }
@@ -72,11 +77,13 @@ impl From<QueryError> for SolidQueryError {
 /// Result of [`solid_collide`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolidCollideResult {
+    /// How the solids meet.
     pub relation: SolidRelation,
     /// The ids of an intersecting triangle pair (model 1's, model 2's) when the surfaces cross.
     pub pair: Option<(i32, i32)>,
-    /// Box-pair tests and triangle-pair tests of the collide, plus those of the point queries.
+    /// Box-pair tests of the collide plus those of the point queries.
     pub bv_tests: u64,
+    /// Triangle-pair tests of the collide plus point–triangle tests of the point queries.
     pub tri_tests: u64,
 }
 
@@ -99,7 +106,32 @@ fn require_closed(m: &Model, which: u8) -> Result<(), SolidQueryError> {
 /// collide placed it.
 ///
 /// Refused: an open model ([`SolidQueryError::NotClosed`], naming its open edges), and what
-/// [`super::collide`] refuses.
+/// [`super::collide()`] refuses.
+///
+/// ```
+/// use rapidpqp::{Placement, Vec3};
+/// use rapidpqp::query::{SolidRelation, solid_collide};
+/// # fn cube() -> rapidpqp::Model {
+/// #     let corners: Vec<rapidpqp::Vec3> = (0..8)
+/// #         .map(|k| rapidpqp::Vec3::new((k >> 2 & 1) as f64, (k >> 1 & 1) as f64, (k & 1) as f64))
+/// #         .collect();
+/// #     let faces = [[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+/// #                  [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]];
+/// #     rapidpqp::Model::from_indexed(&corners, &faces).unwrap()
+/// # }
+/// # fn shifted(x: f64) -> rapidpqp::Placement {
+/// #     rapidpqp::Placement { translation: rapidpqp::Vec3::new(x, 0.0, 0.0), ..rapidpqp::Placement::IDENTITY }
+/// # }
+/// let cube = cube(); // the closed unit cube [0, 1]³
+/// let small = Placement { scale: 0.5, translation: Vec3::new(0.25, 0.25, 0.25), ..Placement::IDENTITY };
+/// // A half-size cube in the middle: no triangle pair meets, yet the solids overlap.
+/// let nested = solid_collide(&cube, &small, &cube, &Placement::IDENTITY)?;
+/// assert_eq!(nested.relation, SolidRelation::FirstInsideSecond);
+/// assert!(nested.relation.intersecting() && nested.pair.is_none());
+/// let apart = solid_collide(&cube, &Placement::IDENTITY, &cube, &shifted(2.0))?;
+/// assert_eq!(apart.relation, SolidRelation::Apart);
+/// # Ok::<(), rapidpqp::query::SolidQueryError>(())
+/// ```
 pub fn solid_collide(
     m1: &Model,
     p1: &Placement,
@@ -207,7 +239,7 @@ pub fn signed_distances(
 /// What [`Separation::signed_distance`] guarantees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SeparationBound {
-    /// The models are apart: the figure is their distance (as [`super::distance`] gives it).
+    /// The models are apart: the figure is their distance (as [`super::distance()`] gives it).
     Distance,
     /// The models overlap and a direction was given: minus the exact translational
     /// penetration depth along it (the shortest move of model 2 along the direction that
@@ -232,14 +264,15 @@ pub struct Separation {
     pub bound: SeparationBound,
     /// How the solids meet at the given placements.
     pub relation: SolidRelation,
-    /// Closest points when apart (model 1's and model 2's, each in its own frame); NaN when
-    /// overlapping.
+    /// Closest point on model 1 when apart, in its own frame; NaN when overlapping.
     pub p1: Vec3,
+    /// Closest point on model 2 when apart, in its own frame; NaN when overlapping.
     pub p2: Vec3,
     /// Directions swept (0 when apart).
     pub directions: u32,
-    /// Bounding-volume and triangle tests of every query run.
+    /// Bounding-volume tests of every query run.
     pub bv_tests: u64,
+    /// Triangle tests of every query run.
     pub tri_tests: u64,
 }
 

@@ -10,7 +10,7 @@
 //! The search runs in model 2's packed frame. It visits pairs of nodes best first on their
 //! entry time: the first time at which model 1's box, moving along the direction, may overlap
 //! model 2's box, bounded by separating axes on which the overlap is an interval of times (the
-//! 6 box axes and the 6 directions across the motion, see [`entry_time`]). A pair of leaves
+//! 6 box axes and the 6 directions across the motion, see `entry_time`). A pair of leaves
 //! is tested exactly ([`triangle_sweep`]); the search stops when no pair left can enter before
 //! the best contact found. Optionally ([`SweepRequest::cylinder_cull`]) model 2's nodes are
 //! first culled against the directional cylinder that holds model 1's whole sweep (Geng and
@@ -89,6 +89,31 @@ pub struct SweepResult {
 /// an `s_max` that is negative, NaN or infinite, or a zero direction with `s_max > 0`
 /// ([`QueryError::InvalidArgument`]), coordinates beyond the range, the sweep's included
 /// ([`QueryError::OutOfRange`]).
+///
+/// ```
+/// use rapidpqp::{Placement, Vec3};
+/// use rapidpqp::query::{SweepRequest, sweep};
+/// # fn cube() -> rapidpqp::Model {
+/// #     let corners: Vec<rapidpqp::Vec3> = (0..8)
+/// #         .map(|k| rapidpqp::Vec3::new((k >> 2 & 1) as f64, (k >> 1 & 1) as f64, (k & 1) as f64))
+/// #         .collect();
+/// #     let faces = [[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+/// #                  [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]];
+/// #     rapidpqp::Model::from_indexed(&corners, &faces).unwrap()
+/// # }
+/// # fn shifted(x: f64) -> rapidpqp::Placement {
+/// #     rapidpqp::Placement { translation: rapidpqp::Vec3::new(x, 0.0, 0.0), ..rapidpqp::Placement::IDENTITY }
+/// # }
+/// let cube = cube(); // the unit cube [0, 1]³; a copy waits at x = 3, 2 away
+/// let request = SweepRequest { direction: Vec3::x(), s_max: 5.0, cylinder_cull: false };
+/// let result = sweep(&cube, &Placement::IDENTITY, &cube, &shifted(3.0), &request)?;
+/// let contact = result.contact.expect("moving along +x, it meets the copy");
+/// assert!((contact.s - 2.0).abs() < 1e-9 && contact.s <= 2.0); // never later than exact
+/// // Moving away along −x: no contact.
+/// let back = SweepRequest { direction: -Vec3::x(), ..request };
+/// assert!(sweep(&cube, &Placement::IDENTITY, &cube, &shifted(3.0), &back)?.contact.is_none());
+/// # Ok::<(), rapidpqp::query::QueryError>(())
+/// ```
 pub fn sweep(
     m1: &Model,
     p1: &Placement,
@@ -179,12 +204,15 @@ impl PartialOrd for Pending {
 /// the part sweeps lies inside it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DirectionalCylinder {
+    /// A point of the axis: the centroid of the part's points.
     pub origin: Vec3,
     /// Unit axis (the direction of motion).
     pub axis: Vec3,
-    /// The axial range `[t0, t1]`, motion included.
+    /// Start of the axial range (in units along `axis` from `origin`).
     pub t0: f64,
+    /// End of the axial range, motion included.
     pub t1: f64,
+    /// The largest distance of a point of the part from the axis.
     pub radius: f64,
 }
 

@@ -34,6 +34,7 @@ pub enum ToiOutcome {
 /// Result of [`time_of_impact`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Toi {
+    /// Contact, free motion, or the step budget ran out.
     pub outcome: ToiOutcome,
     /// Contact: the time found (in `[0, 1]`); Free: 1; StepLimit: the time reached.
     pub time: f64,
@@ -44,7 +45,9 @@ pub struct Toi {
     pub distance: f64,
     /// Tolerance queries or sweeps run.
     pub steps: u32,
+    /// Bounding-volume tests of the queries run.
     pub bv_tests: u64,
+    /// Triangle tests of the queries run.
     pub tri_tests: u64,
 }
 

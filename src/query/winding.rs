@@ -58,7 +58,9 @@ impl Winding {
 /// Work done by inside/outside queries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WindingWork {
+    /// Node boxes tested.
     pub box_tests: u64,
+    /// Triangles tested.
     pub triangle_tests: u64,
     /// Segments walked (one per query unless a direction was discarded).
     pub segments: u64,
