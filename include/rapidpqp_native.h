@@ -2,29 +2,29 @@
  * rapidpqp: drop-in replacement for the UNC collision libraries RAPID, PQP and V-COLLIDE.
  *
  * The native, reentrant C API: no globals, caller-owned results; built models are immutable
- * and may be queried from any number of threads at once.
+ *     and may be queried from any number of threads at once.
  *
- * Names: every name here starts with rpq_ (functions), RPQ_ (macros) or Rpq (types).
+ *     Names: every name here starts with rpq_ (functions), RPQ_ (macros) or Rpq (types).
  *
- * Arguments, in this order:
- *   1. what is queried: each model followed by its pose(s) (model1, pose1, model2, pose2; a
- *      batch: model1, poses1, num_poses1, model2, poses2, num_poses2), then the other inputs
- *      (points, directions, triangles), an array followed by its length (arrays of one length
- *      share it);
- *   2. the query's parameters: its request struct (RpqCollideRequest, RpqDistanceRequest,
- *      RpqToleranceRequest; NULL means a zero-filled one) or its scalar parameters, then
- *      `threads` where the work is spread over threads;
- *   3. caller-kept state that the call reads and updates (RpqDistanceCache);
- *   4. the outputs (`result`, `out*`), an output array followed by its capacity.
- * Every function but the constructors, destructors and plain accessors returns an RpqStatus
- * (RPQ_OK or an RPQ_ERR_* code, which rpq_status_message explains) and writes its outputs only
- * on RPQ_OK.
+ *     Arguments, in this order:
+ *       1. what is queried: each model followed by its pose(s) (model1, pose1, model2, pose2; a
+ *          batch: model1, poses1, num_poses1, model2, poses2, num_poses2), then the other inputs
+ *          (points, directions, triangles), an array followed by its length (arrays of one length
+ *          share it);
+ *       2. the query's parameters: its request struct (RpqCollideRequest, RpqDistanceRequest,
+ *          RpqToleranceRequest; NULL means a zero-filled one) or its scalar parameters, then
+ *          `threads` where the work is spread over threads;
+ *       3. caller-kept state that the call reads and updates (RpqDistanceCache);
+ *       4. the outputs (`result`, `out*`), an output array followed by its capacity.
+ *     Every function but the constructors, destructors and plain accessors returns an RpqStatus
+ *     (RPQ_OK or an RPQ_ERR_* code, which rpq_status_message explains) and writes its outputs only
+ *     on RPQ_OK.
  *
- * Version: RPQ_VERSION_MAJOR/MINOR/PATCH, RPQ_VERSION_STRING and RPQ_VERSION_NUMBER give the
- * version of this header; rpq_version() and rpq_version_string() that of the library linked.
+ *     Version: RPQ_VERSION_MAJOR/MINOR/PATCH, RPQ_VERSION_STRING and RPQ_VERSION_NUMBER give the
+ *     version of this header; rpq_version() and rpq_version_string() that of the library linked.
  *
  * Link: cc prog.c -Iinclude target/release/librapidpqp.a -lm -lpthread -ldl
- *   or: cc prog.c -Iinclude -Ltarget/release -lrapidpqp -Wl,-rpath,$PWD/target/release
+ *       or: cc prog.c -Iinclude -Ltarget/release -lrapidpqp -Wl,-rpath,$PWD/target/release
  */
 
 #ifndef RAPIDPQP_NATIVE_H

@@ -6,7 +6,7 @@
  * (rapidpqp_native.h) is. C++ programs written for PQP include PQP.h instead, not both.
  *
  * Link: cc prog.c -Iinclude target/release/librapidpqp.a -lm -lpthread -ldl
- *   or: cc prog.c -Iinclude -Ltarget/release -lrapidpqp -Wl,-rpath,$PWD/target/release
+ *       or: cc prog.c -Iinclude -Ltarget/release -lrapidpqp -Wl,-rpath,$PWD/target/release
  */
 
 #ifndef RAPIDPQP_PQP_H

@@ -7,7 +7,7 @@
  * written for RAPID include RAPID.H instead, not both.
  *
  * Link: cc prog.c -Iinclude target/release/librapidpqp.a -lm -lpthread -ldl
- *   or: cc prog.c -Iinclude -Ltarget/release -lrapidpqp -Wl,-rpath,$PWD/target/release
+ *       or: cc prog.c -Iinclude -Ltarget/release -lrapidpqp -Wl,-rpath,$PWD/target/release
  */
 
 #ifndef RAPIDPQP_RAPID_H

@@ -6,7 +6,7 @@
  * one handle. C++ programs written for V-COLLIDE 2.01 include VCollide.H instead.
  *
  * Link: cc prog.c -Iinclude target/release/librapidpqp.a -lm -lpthread -ldl
- *   or: cc prog.c -Iinclude -Ltarget/release -lrapidpqp -Wl,-rpath,$PWD/target/release
+ *       or: cc prog.c -Iinclude -Ltarget/release -lrapidpqp -Wl,-rpath,$PWD/target/release
  */
 
 #ifndef RAPIDPQP_VCOLLIDE_H
