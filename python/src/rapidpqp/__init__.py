@@ -107,12 +107,18 @@ __all__ = [
     "sweep_batch",
     "time_of_impact",
     "removal_directions",
-    "ROTATION_TOLERANCE",
+    # Not ROTATION_TOLERANCE: a star import would copy its value, and assigning that copy
+    # would change nothing. It is set on the module: rapidpqp.ROTATION_TOLERANCE = 1e-4.
     "rotation_tolerance",
     "set_rotation_tolerance",
     "LIBRARY_PATH",
     "__version__",
 ]
+
+
+#: The library's rotation tolerance (see :func:`rotation_tolerance`); a live setting, provided
+#: by ``_Package`` below (declared here for type checkers).
+ROTATION_TOLERANCE: float
 
 
 class _Package(_types.ModuleType):

@@ -91,7 +91,9 @@ _REQUESTS: dict = {}
 
 def _collide_request(first_contact: Any, box_test: Any, frame: Any) -> Optional[bytes]:
     """The packed request (None for all contacts with the defaults: the C side's NULL)."""
-    key = (bool(first_contact), box_test, frame)
+    if first_contact is False and box_test == "default" and frame == "model1":
+        return None
+    key = (_flag(first_contact, "first_contact"), box_test, frame)
     if key == (False, "default", "model1"):
         return None
     req = _REQUESTS.get(key)
@@ -281,6 +283,14 @@ def _real(x: Any, name: str) -> float:
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
         raise TypeError(f"{name}: expected a number, got {type(x).__name__}")
     return float(x)
+
+
+def _flag(x: Any, name: str) -> bool:
+    """A yes/no argument: True or False (Python's or numpy's). Anything else is refused, as
+    its truth value would be taken silently (the string "False" is true)."""
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    raise TypeError(f"{name}: expected True or False, got {type(x).__name__}")
 
 
 def _nonneg_float(x: Any, name: str) -> float:
@@ -515,12 +525,31 @@ class Pose:
     A model point ``p`` is placed in the world at ``scale * R @ p + t``. Build one from
     anything a query accepts (a 4×4 matrix, an ``(R, t)`` or ``(R, t, scale)`` tuple, ``None``
     for the identity) and pass it to queries in place of the array to skip the per-call check.
+
+    Immutable; two poses are equal (and hash alike) when their rotation, translation and
+    scale are equal, and ``repr`` gives an expression that rebuilds an equal pose.
     """
 
     __slots__ = ("_bytes",)
+    _bytes: bytes
 
     def __init__(self, pose: PoseLike = None):
-        self._bytes: bytes = _pose_bytes(pose, "pose")
+        _set_slot(self, "_bytes", _pose_bytes(pose, "pose"))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"rapidpqp.Pose is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"rapidpqp.Pose is immutable: cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pose):
+            return NotImplemented
+        # By value, not by bytes: 0.0 and -0.0 are equal (and hash alike).
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     @classmethod
     def from_rt(cls, rotation: Any, translation: Any, scale: float = 1.0) -> "Pose":
@@ -564,8 +593,9 @@ class Pose:
         return (Pose, ((self.rotation, self.translation, self.scale),))
 
     def __repr__(self) -> str:
+        # Python's float repr is exact, and an already checked rotation is packed unchanged.
         r, t, s = self.rotation.tolist(), self.translation.tolist(), self.scale
-        return f"Pose(R={r}, t={t}" + (f", scale={s})" if s != 1.0 else ")")
+        return f"Pose.from_rt({r}, {t}" + (f", {s!r})" if s != 1.0 else ")")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -965,7 +995,7 @@ class Model:
         t = _threads_arg(threads)
         out = np.zeros(n, dtype=_RAY_HIT)
         status = LIB.rpq_ray_cast(
-            h, o.ctypes.data, no, d.ctypes.data, nd, limit, 1 if any_hit else 0, t, out.ctypes.data
+            h, o.ctypes.data, no, d.ctypes.data, nd, limit, 1 if _flag(any_hit, "any_hit") else 0, t, out.ctypes.data
         )
         if status == N.RPQ_ERR_OUT_OF_RANGE:
             raise ValueError(
@@ -1384,7 +1414,7 @@ def collide(
         (``solid=True``; a :class:`RapidPQPError`) A model is not closed; the message names
         it and its open edges.
     """
-    if solid:
+    if _flag(solid, "solid"):
         if box_test != "default" or frame != "model1":
             raise ValueError("collide(solid=True) takes no box_test or frame (it uses the defaults)")
         return _solid_collide(model1, pose1, model2, pose2)
@@ -1690,7 +1720,7 @@ def distance_batch(
     p2 = np.zeros((n, 3))
     status = LIB.rpq_distance_batch(
         h1, h2, a1.ctypes.data, len(a1), a2.ctypes.data, len(a2), request,
-        1 if warm_start else 0, t, d.ctypes.data, p1.ctypes.data, p2.ctypes.data,
+        1 if _flag(warm_start, "warm_start") else 0, t, d.ctypes.data, p1.ctypes.data, p2.ctypes.data,
     )  # fmt: skip
     if status:
         _fail(status, "distance_batch")

@@ -19,6 +19,7 @@ from ._api import (
     PoseLike,
     _as_model,
     _fail,
+    _flag,
     _int_arg,
     _model_handle,
     _point_arg,
@@ -202,7 +203,7 @@ def sweep(
     if s_max > 0 and not d.any():
         raise ValueError("direction: must be nonzero when distance > 0")
     out = N.RpqSweepResult()
-    status = LIB.rpq_sweep(h1, b1, h2, b2, d.ctypes.data, s_max, 1 if last_contact else 0, ctypes.byref(out))
+    status = LIB.rpq_sweep(h1, b1, h2, b2, d.ctypes.data, s_max, 1 if _flag(last_contact, "last_contact") else 0, ctypes.byref(out))
     if status:
         _fail(status, "sweep")
     hit = bool(out.hit)
@@ -248,7 +249,7 @@ def sweep_batch(
     n = len(dirs)
     out = np.zeros(n, dtype=_SWEEP_RESULT)
     status = LIB.rpq_sweep_batch(
-        h1, b1, h2, b2, dirs.ctypes.data, n, s_max, 1 if last_contact else 0, t, out.ctypes.data
+        h1, b1, h2, b2, dirs.ctypes.data, n, s_max, 1 if _flag(last_contact, "last_contact") else 0, t, out.ctypes.data
     )
     if status:
         _fail(status, "sweep_batch")
