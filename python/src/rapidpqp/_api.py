@@ -86,7 +86,7 @@ _BOX_TESTS = {
     "sphere_sat15": N.RPQ_BOX_TEST_SPHERE_SAT15,
 }
 _FRAMES = {"model1": N.RPQ_FRAME_MODEL1, "model2": N.RPQ_FRAME_MODEL2}
-_REQUESTS: dict = {}
+_REQUESTS: dict[tuple[bool, str, str], bytes] = {}
 
 
 def _collide_request(first_contact: Any, box_test: Any, frame: Any) -> Optional[bytes]:
@@ -234,7 +234,7 @@ def _ids_array(ids: Any, count: int) -> Optional[np.ndarray]:
 
 def _model_handle(m: Any, name: str) -> int:
     if isinstance(m, Model):
-        h = getattr(m, "_handle", None)
+        h: Optional[int] = getattr(m, "_handle", None)
         if h is not None:
             return h
         raise ValueError(f"{name}: the model is not built (its constructor did not run or failed)")
@@ -260,11 +260,12 @@ def _as_model(m: Any, name: str) -> "Model":
             f"{name}: expected a rapidpqp.Model or a mesh with .vertices and .faces "
             f"(a trimesh.Trimesh), got {type(m).__name__}"
         )
-    cacheable = type(m).__hash__ not in (None, object.__hash__)
+    hash_method = getattr(type(m), "__hash__", None)
+    cacheable = hash_method is not None and hash_method is not object.__hash__
     key = hash(m) if cacheable else None
     if cacheable:
         cached = getattr(m, _CACHE_ATTRIBUTE, None)
-        if isinstance(cached, tuple) and len(cached) == 2 and cached[0] == key:
+        if isinstance(cached, tuple) and len(cached) == 2 and cached[0] == key and isinstance(cached[1], Model):
             return cached[1]
     model = Model.from_trimesh(m)
     if cacheable:
@@ -437,7 +438,8 @@ def _pack_poses(name: str, a: np.ndarray, t: np.ndarray, s: np.ndarray) -> np.nd
 
     def dot(i: int, j: int) -> np.ndarray:
         u, v = col[i], col[j]
-        return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] + u[:, 2] * v[:, 2]
+        products: np.ndarray = u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] + u[:, 2] * v[:, 2]
+        return products
 
     ok = (
         (np.abs(c0 - s2) <= tol)
@@ -587,7 +589,8 @@ class Pose:
         p = _float_array(points, "points")
         if p.shape[-1:] != (3,):
             raise ValueError(f"points: expected shape (..., 3), got {p.shape}")
-        return (p @ self.rotation.T) * self.scale + self.translation
+        placed: np.ndarray = (p @ self.rotation.T) * self.scale + self.translation
+        return placed
 
     def __reduce__(self) -> Any:
         return (Pose, ((self.rotation, self.translation, self.scale),))
@@ -602,7 +605,7 @@ class Pose:
 # Models
 
 
-def _load_model(data: bytes, cls: type = None) -> "Model":  # type: ignore[assignment]
+def _load_model(data: bytes, cls: "Optional[type[Model]]" = None) -> "Model":
     """Unpickling helper: a model from :meth:`Model.to_bytes` output."""
     return (cls or Model).from_bytes(data)
 
@@ -625,6 +628,8 @@ class Model:
     """
 
     __slots__ = ("_handle", "_num_triangles", "__weakref__")
+    _handle: Optional[int]
+    _num_triangles: int
 
     # The native handle is never exposed: a model is immutable, so no attribute can be set or
     # deleted. Even a handle forced in with object.__setattr__ cannot crash the interpreter:
@@ -917,7 +922,8 @@ class Model:
             (a :class:`RapidPQPError`) The model is not closed.
         """
         where, _ = self._where(points, threads, "contains", False)
-        return where != N.RPQ_OUTSIDE
+        inside: np.ndarray = where != N.RPQ_OUTSIDE
+        return inside
 
     def winding_numbers(self, points: Any, threads: Optional[int] = 0) -> np.ndarray:
         """The winding number of this **closed** model's surface about each of ``points``

@@ -18,6 +18,7 @@ from ._api import (
     ModelLike,
     PoseLike,
     _as_model,
+    Model,
     _fail,
     _flag,
     _int_arg,
@@ -138,7 +139,9 @@ class RemovalResult(NamedTuple):
     tri_tests: np.ndarray
 
 
-def _pair(model1: Any, pose1: Any, model2: Any, pose2: Any, names: Tuple[str, str, str, str]):
+def _pair(
+    model1: Any, pose1: Any, model2: Any, pose2: Any, names: Tuple[str, str, str, str]
+) -> Tuple[Model, Model, int, int, bytes, bytes]:
     """The two models (mesh objects converted; kept alive by the caller), their handles and
     packed poses."""
     m1 = _as_model(model1, names[0])
