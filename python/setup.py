@@ -43,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parent
 CRATE_MANIFEST = REPOSITORY / "Cargo.toml"
 CRATE_NAME = "rapidpqp"
-COMMAND_NAME = "rapidpqp"  # the Rust binary src/bin/rapidpqp.rs
+COMMAND_NAME = "rapidpqp"  # the Rust binary of Cargo.toml ([[bin]], src/bin/rapidpqp/)
 # Licence texts live at the repository root; pyproject's `license-files` can only name files
 # under python/, so they are copied here (git-ignored) before setuptools reads the metadata.
 LICENSE_GLOB = "LICENSE*"
@@ -169,8 +169,6 @@ class BuildPyWithCargo(build_py):
             strip_debug_info(package / library.name)
         say(f"copied {library} to {package}")
 
-        if not (REPOSITORY / "src" / "bin" / f"{COMMAND_NAME}.rs").is_file():
-            return  # TEMPORARY until the cli branch is merged
         say(f"step 2/2: the `{COMMAND_NAME}` command")
         program = build_command_line_tool()
         (package / "_bin").mkdir(exist_ok=True)

@@ -149,3 +149,32 @@ def test_query_loads_the_library_from_site_packages(venv: Venv) -> None:
     assert out["distance"] == 2.0  # the tetrahedra's nearest faces: x = 1 and x = 3
     assert out["closer"] is True
 
+
+def test_wheel_ships_the_command(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as z:
+        info = z.getinfo("rapidpqp/_bin/rapidpqp")
+        assert (info.external_attr >> 16) & 0o111, "the program is not executable"
+        entry_points = next(n for n in z.namelist() if n.endswith(".dist-info/entry_points.txt"))
+        assert "rapidpqp = rapidpqp._cli:main" in z.read(entry_points).decode()
+
+
+def test_command_runs_the_shipped_program(venv: Venv) -> None:
+    command = str(venv.dir / "bin" / "rapidpqp")
+    help_text = venv.run([command, "--help"])
+    assert help_text.returncode == 0, help_text.stderr
+    assert "info" in help_text.stdout + help_text.stderr
+
+    info = venv.run([command, "info", str(MESHES / "bunny_15k.obj"), "--json"])
+    assert info.returncode == 0, info.stderr
+    facts = json.loads(info.stdout)["info"]
+    assert (facts["triangles"], facts["vertices"]) == (15536, 7805)  # its f and v lines
+
+    # A failure's exit status and message are the program's own.
+    where = venv.run([str(venv.python), "-c", "import rapidpqp._cli as c; print(c.program_path())"])
+    program = Path(where.stdout.strip())
+    assert program.is_relative_to(venv.dir) and program.is_file(), where.stdout + where.stderr
+    missing = str(venv.work / "no-such-mesh.obj")
+    via_script = venv.run([command, "info", missing])
+    direct = venv.run([str(program), "info", missing])
+    assert via_script.returncode == direct.returncode != 0
+    assert via_script.stderr == direct.stderr
