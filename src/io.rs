@@ -9,8 +9,8 @@
 //! among others), a NaN or infinite coordinate, or a mesh without triangles. Nothing panics,
 //! whatever the bytes.
 //!
-//! What each reader keeps and skips: [`obj`] (polygons become fans, `vt`/`vn` skipped), [`stl`]
-//! (corners merged where bitwise identical), [`ply`] (any property order, other elements
+//! What each reader keeps and skips: `obj` (polygons become fans, `vt`/`vn` skipped), `stl`
+//! (corners merged where bitwise identical), `ply` (any property order, other elements
 //! skipped). Coordinates written as decimals are read as the nearest `f64`; binary `float`s are
 //! widened exactly.
 

@@ -483,6 +483,22 @@ fn load_errors_name_the_file_the_place_and_the_kind() {
     for text in bad_headers {
         assert_eq!(error(text.as_bytes(), Format::Ply).kind, LoadErrorKind::Malformed, "{text}");
     }
+    // An element without properties holds no data, whatever its count says (and is not a
+    // loop of 2^60 turns).
+    let ply_text = "ply\nformat binary_little_endian 1.0\nelement nothing 1152921504606846976\nelement vertex 3\n\
+                    property float x\nproperty float y\nproperty float z\nelement face 1\n\
+                    property list uchar uint vertex_indices\nend_header\n";
+    let mut bytes = ply_text.as_bytes().to_vec();
+    for c in [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0] {
+        bytes.extend_from_slice(&c.to_le_bytes());
+    }
+    bytes.push(3);
+    for i in [0u32, 1, 2] {
+        bytes.extend_from_slice(&i.to_le_bytes());
+    }
+    assert_eq!(read_mesh(&bytes, Format::Ply).unwrap().faces, vec![[0, 1, 2]]);
+    bytes.push(0);
+    assert!(error(&bytes, Format::Ply).message.contains("1 bytes after the last element"));
     // A binary STL whose size does not match its count.
     let mut b = binary_stl(&small_mesh(), b"");
     b.push(0);

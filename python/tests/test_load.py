@@ -141,6 +141,12 @@ def test_errors_name_the_file_and_the_place(tmp_path: pathlib.Path) -> None:
         with pytest.raises(ValueError, match=message) as e:
             rapidpqp.load(tmp_path / name)
         assert name in str(e.value)
+    # A file that reads but whose model cannot be built: beyond the supported range.
+    (tmp_path / "huge.obj").write_text("v 0 0 0\nv 1e302 0 0\nv 0 1 0\nf 1 2 3\n")
+    v, f = rapidpqp.load_mesh(tmp_path / "huge.obj")
+    assert v[1, 0] == 1e302 and f.tolist() == [[0, 1, 2]]
+    with pytest.raises(ValueError, match="huge.obj"):
+        rapidpqp.load(tmp_path / "huge.obj")
     # A binary STL cut short (its header starts with "solid").
     v, f = load_obj(MESHES / "teapot.obj")
     write_binary_stl(tmp_path / "cut.stl", v, f)

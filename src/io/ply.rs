@@ -291,6 +291,9 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Mesh, LoadError> {
                 _ => Role::Skip,
             })
             .collect();
+        if element.properties.is_empty() {
+            continue; // no data, however large its count (a loop over it could take forever)
+        }
         let element_name = String::from_utf8_lossy(&element.name).into_owned();
         if is_face {
             mesh.faces.reserve(element.count.min(room) as usize);

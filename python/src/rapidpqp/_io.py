@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _native as N
 from ._api import Model, RapidPQPError, _set_slot
+from ._api import _fail as _fail_model
 from ._native import LIB
 
 __all__ = ["load", "load_mesh"]
@@ -100,7 +101,8 @@ def load(path: Any) -> Model:
         out = ctypes.c_void_p()
         status = LIB.rpq_mesh_build_model(h, ctypes.byref(out))
         if status != N.RPQ_OK:
-            _fail(status, f"{os.fsdecode(_path_bytes(path))}: {N.status_message(status)}", b"")
+            # The file read; the model does not build (a coordinate beyond 2^1000, say).
+            _fail_model(status, f"load({os.fsdecode(_path_bytes(path))!r})")
         _set_slot(model, "_handle", out.value)
         _set_slot(model, "_num_triangles", int(LIB.rpq_model_num_triangles(out.value)))
     return model

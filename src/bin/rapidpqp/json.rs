@@ -49,6 +49,10 @@ impl Json {
                 out.push(']');
             }
             Json::Obj(fields) => {
+                debug_assert!(
+                    fields.iter().enumerate().all(|(k, (key, _))| fields[..k].iter().all(|(other, _)| other != key)),
+                    "a key twice in one object"
+                );
                 out.push('{');
                 for (k, (key, value)) in fields.iter().enumerate() {
                     if k > 0 {
