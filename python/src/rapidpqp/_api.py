@@ -1721,12 +1721,13 @@ def distance_batch(
     """
     model1, model2, h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
     request = _distance_request(rel_err, abs_err, qsize)
+    warm_start = _flag(warm_start, "warm_start")
     d = np.zeros(n)
     p1 = np.zeros((n, 3))
     p2 = np.zeros((n, 3))
     status = LIB.rpq_distance_batch(
         h1, h2, a1.ctypes.data, len(a1), a2.ctypes.data, len(a2), request,
-        1 if _flag(warm_start, "warm_start") else 0, t, d.ctypes.data, p1.ctypes.data, p2.ctypes.data,
+        1 if warm_start else 0, t, d.ctypes.data, p1.ctypes.data, p2.ctypes.data,
     )  # fmt: skip
     if status:
         _fail(status, "distance_batch")
