@@ -1190,6 +1190,84 @@ RpqStatus rpq_poses_from_matrices(const double *matrices,
                                   struct RpqPose *out_poses);
 
 /**
+ * Reads the mesh file `path` (NUL-terminated; bytes as given on Unix, UTF-8 elsewhere): OBJ,
+ * STL (binary or ASCII) or PLY (ASCII or binary), the format chosen by the extension (`.obj`,
+ * `.stl`, `.ply`, any case) or else by the content. On success writes the new mesh to
+ * `*out_mesh` (free it with `rpq_mesh_free`). On error writes nothing there.
+ *
+ * When `message` is not NULL, a NUL-terminated English message (cut to fit `capacity` bytes)
+ * is written there: on error it names the file, the place (`line N`, `byte N`) and what was
+ * wrong; on success it is empty.
+ *
+ * What the readers keep: OBJ `v` and `f` (polygons as fans from their first corner, negative
+ * indices relative; `vt`, `vn` and other statements skipped); STL corners merged into one
+ * vertex where their coordinates are bitwise identical; PLY vertex `x y z` and face
+ * `vertex_indices` (or `vertex_index`), polygons as fans, other properties and elements skipped.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER` (`path` or `out_mesh` NULL), `RPQ_ERR_INVALID_ARGUMENT` (a
+ * path that is not UTF-8 where paths must be), `RPQ_ERR_FILE_NOT_FOUND`, `RPQ_ERR_IO` (not
+ * readable), `RPQ_ERR_BAD_FORMAT` (not a mesh file by extension nor content; malformed,
+ * truncated; an index out of range), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate),
+ * `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_OUT_OF_MEMORY`.
+ *
+ * # Safety
+ * `path` is NULL or a NUL-terminated string; `out_mesh` is NULL or writable; `message` is NULL
+ * or points to `capacity` writable bytes.
+ */
+RpqStatus rpq_mesh_load(const char *path,
+                        struct RpqMesh **out_mesh,
+                        char *message,
+                        size_t capacity);
+
+/**
+ * Frees a mesh. NULL is a no-op; anything that is not a live mesh is ignored, as in
+ * `rpq_model_free`.
+ *
+ * # Safety
+ * No call using `mesh` is running.
+ */
+void rpq_mesh_free(struct RpqMesh *mesh);
+
+/**
+ * Number of vertices of a mesh (0 for NULL or an invalid handle).
+ *
+ * # Safety
+ * `mesh` is not freed during the call.
+ */
+size_t rpq_mesh_num_vertices(const struct RpqMesh *mesh);
+
+/**
+ * Number of triangles of a mesh (0 for NULL or an invalid handle).
+ *
+ * # Safety
+ * `mesh` is not freed during the call.
+ */
+size_t rpq_mesh_num_faces(const struct RpqMesh *mesh);
+
+/**
+ * Copies a mesh's vertices (`3 * rpq_mesh_num_vertices` doubles, `x y z` each) to `vertices`
+ * and its triangles (`3 * rpq_mesh_num_faces` zero-based `uint32_t` vertex indices) to
+ * `faces`; either may be NULL to skip it. Errors: `RPQ_ERR_NULL_POINTER` (`mesh` NULL),
+ * `RPQ_ERR_INVALID_HANDLE` (nothing written).
+ *
+ * # Safety
+ * `mesh` is not freed during the call; `vertices` is NULL or holds `3 * num_vertices` writable
+ * doubles, `faces` NULL or `3 * num_faces` writable `uint32_t`.
+ */
+RpqStatus rpq_mesh_copy(const struct RpqMesh *mesh, double *vertices, uint32_t *faces);
+
+/**
+ * Builds a model of a mesh's triangles, triangle `k` (in file order) with id `k`; writes it to
+ * `*out_model` (free it with `rpq_model_free`). Errors: `RPQ_ERR_NULL_POINTER`,
+ * `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_OUT_OF_RANGE` (a coordinate beyond 2^1000),
+ * `RPQ_ERR_INVALID_ARGUMENT` (too many triangles), `RPQ_ERR_OUT_OF_MEMORY`.
+ *
+ * # Safety
+ * `mesh` is not freed during the call; `out_model` is NULL or writable.
+ */
+RpqStatus rpq_mesh_build_model(const struct RpqMesh *mesh, struct RpqModel **out_model);
+
+/**
  * Builds a model from `num_triangles` triangles given as 9 doubles each (`x y z` of the
  * three corners, consecutive), with caller ids `ids[k]` (or `k` when `ids` is NULL).
  * On success writes the new model to `*out_model`; free it with `rpq_model_free`.
@@ -1355,84 +1433,6 @@ RpqStatus rpq_tolerance(const struct RpqModel *model1,
                         double tolerance,
                         int qsize,
                         struct RpqDistanceResult *result);
-
-/**
- * Reads the mesh file `path` (NUL-terminated; bytes as given on Unix, UTF-8 elsewhere): OBJ,
- * STL (binary or ASCII) or PLY (ASCII or binary), the format chosen by the extension (`.obj`,
- * `.stl`, `.ply`, any case) or else by the content. On success writes the new mesh to
- * `*out_mesh` (free it with `rpq_mesh_free`). On error writes nothing there.
- *
- * When `message` is not NULL, a NUL-terminated English message (cut to fit `capacity` bytes)
- * is written there: on error it names the file, the place (`line N`, `byte N`) and what was
- * wrong; on success it is empty.
- *
- * What the readers keep: OBJ `v` and `f` (polygons as fans from their first corner, negative
- * indices relative; `vt`, `vn` and other statements skipped); STL corners merged into one
- * vertex where their coordinates are bitwise identical; PLY vertex `x y z` and face
- * `vertex_indices` (or `vertex_index`), polygons as fans, other properties and elements skipped.
- *
- * Errors: `RPQ_ERR_NULL_POINTER` (`path` or `out_mesh` NULL), `RPQ_ERR_INVALID_ARGUMENT` (a
- * path that is not UTF-8 where paths must be), `RPQ_ERR_FILE_NOT_FOUND`, `RPQ_ERR_IO` (not
- * readable), `RPQ_ERR_BAD_FORMAT` (not a mesh file by extension nor content; malformed,
- * truncated; an index out of range), `RPQ_ERR_NON_FINITE` (a NaN or infinite coordinate),
- * `RPQ_ERR_EMPTY_MODEL` (no triangles), `RPQ_ERR_OUT_OF_MEMORY`.
- *
- * # Safety
- * `path` is NULL or a NUL-terminated string; `out_mesh` is NULL or writable; `message` is NULL
- * or points to `capacity` writable bytes.
- */
-RpqStatus rpq_mesh_load(const char *path,
-                        struct RpqMesh **out_mesh,
-                        char *message,
-                        size_t capacity);
-
-/**
- * Frees a mesh. NULL is a no-op; anything that is not a live mesh is ignored, as in
- * `rpq_model_free`.
- *
- * # Safety
- * No call using `mesh` is running.
- */
-void rpq_mesh_free(struct RpqMesh *mesh);
-
-/**
- * Number of vertices of a mesh (0 for NULL or an invalid handle).
- *
- * # Safety
- * `mesh` is not freed during the call.
- */
-size_t rpq_mesh_num_vertices(const struct RpqMesh *mesh);
-
-/**
- * Number of triangles of a mesh (0 for NULL or an invalid handle).
- *
- * # Safety
- * `mesh` is not freed during the call.
- */
-size_t rpq_mesh_num_faces(const struct RpqMesh *mesh);
-
-/**
- * Copies a mesh's vertices (`3 * rpq_mesh_num_vertices` doubles, `x y z` each) to `vertices`
- * and its triangles (`3 * rpq_mesh_num_faces` zero-based `uint32_t` vertex indices) to
- * `faces`; either may be NULL to skip it. Errors: `RPQ_ERR_NULL_POINTER` (`mesh` NULL),
- * `RPQ_ERR_INVALID_HANDLE` (nothing written).
- *
- * # Safety
- * `mesh` is not freed during the call; `vertices` is NULL or holds `3 * num_vertices` writable
- * doubles, `faces` NULL or `3 * num_faces` writable `uint32_t`.
- */
-RpqStatus rpq_mesh_copy(const struct RpqMesh *mesh, double *vertices, uint32_t *faces);
-
-/**
- * Builds a model of a mesh's triangles, triangle `k` (in file order) with id `k`; writes it to
- * `*out_model` (free it with `rpq_model_free`). Errors: `RPQ_ERR_NULL_POINTER`,
- * `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_OUT_OF_RANGE` (a coordinate beyond 2^1000),
- * `RPQ_ERR_INVALID_ARGUMENT` (too many triangles), `RPQ_ERR_OUT_OF_MEMORY`.
- *
- * # Safety
- * `mesh` is not freed during the call; `out_model` is NULL or writable.
- */
-RpqStatus rpq_mesh_build_model(const struct RpqMesh *mesh, struct RpqModel **out_model);
 
 /**
  * Sets the rotation tolerance of every later native call, process-wide (default
