@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the Rust, C and C++ suites, the installation tests and the
-# doctests (`cargo test --release --features capi`: the C tests need the C library's feature),
-# the API documentation's build (`cargo doc`, warnings as errors), then the Python package's
-# tests in a private virtual environment under target/ (the package is
-# installed with `pip install ./python`, which builds the library with cargo).
+# Runs every test of the project:
+#   1. the Rust, C and C++ suites, the installation tests and the doctests
+#      (`cargo test --release --features capi`: the C tests need the C library's feature);
+#   2. the API documentation's build (`cargo doc`, warnings as errors);
+#   3. the Python package's: the distributable wheel is built from the same cargo build
+#      (scripts/build_wheel.sh: pip wheel + auditwheel repair) and installed, with the test
+#      requirements, into a private virtual environment under target/, where pytest runs the
+#      tests (python/tests/test_wheel.py also installs the wheel into a fresh venv outside the
+#      checkout) and mypy --strict checks the examples against the package's annotations.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -31,5 +35,8 @@ cargo test --release --features capi
 # under #![warn(missing_docs)]). After the release tests it only checks: about 15 s of CPU.
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps
 
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./python -r python/requirements-test.txt
-"$venv/bin/python" -m pytest -q python/tests
+wheel=$(scripts/build_wheel.sh | tail -n 1)
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r python/requirements-test.txt
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
+RAPIDPQP_WHEEL="$wheel" "$venv/bin/python" -m pytest -q python/tests
+(cd python && "../$venv/bin/python" -m mypy)  # --strict, python/examples: python/pyproject.toml

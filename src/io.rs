@@ -1,4 +1,25 @@
-//! Reading triangle meshes from Wavefront OBJ text (the subset meshes and fixtures use).
+//! Reading triangle meshes from files: Wavefront OBJ, STL (binary and ASCII) and PLY (ASCII,
+//! binary little and big endian), into one [`Mesh`] of vertices and zero-based index triples.
+//!
+//! [`load`] reads a file, choosing the format by the file name's extension (`.obj`, `.stl`,
+//! `.ply`, any case) or, for any other name, by the content; [`read_mesh`] does the same for
+//! bytes in memory. Every error says which file, where in it (`line N` in text, `byte N` in
+//! binary data) and what was wrong, with a [`LoadErrorKind`] for programs: a missing or
+//! unreadable file, an unknown format, malformed or truncated content (an index out of range
+//! among others), a NaN or infinite coordinate, or a mesh without triangles. Nothing panics,
+//! whatever the bytes.
+//!
+//! What each reader keeps and skips: `obj` (polygons become fans, `vt`/`vn` skipped), `stl`
+//! (corners merged where bitwise identical), `ply` (any property order, other elements
+//! skipped). Coordinates written as decimals are read as the nearest `f64`; binary `float`s are
+//! widened exactly.
+
+mod obj;
+mod ply;
+mod stl;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 use crate::math::{Triangle, Vec3};
 
@@ -51,56 +72,279 @@ impl Mesh {
     }
 }
 
-/// Parses OBJ text: `v x y z` vertices and `f` faces (entries `i`, `i/t`, `i//n`, `i/t/n`;
-/// negative indices count back; polygons become fans). Other lines are ignored.
-pub fn parse_obj(text: &str) -> Result<Mesh, String> {
-    let mut mesh = Mesh::default();
-    for (number, line) in text.lines().enumerate() {
-        let mut words = line.split_whitespace();
-        match words.next() {
-            Some("v") => {
-                let mut c = [0.0; 3];
-                for v in &mut c {
-                    *v = words
-                        .next()
-                        .and_then(|w| w.parse().ok())
-                        .ok_or_else(|| format!("line {}: bad vertex", number + 1))?;
-                }
-                mesh.vertices.push(Vec3::from(c));
-            }
-            Some("f") => {
-                let mut corners = Vec::with_capacity(4);
-                for w in words {
-                    let index: i64 = w
-                        .split('/')
-                        .next()
-                        .and_then(|i| i.parse().ok())
-                        .ok_or_else(|| format!("line {}: bad face entry {w:?}", number + 1))?;
-                    let n = mesh.vertices.len() as i64;
-                    let zero_based = if index < 0 { n + index } else { index - 1 };
-                    if zero_based < 0 || zero_based >= n {
-                        return Err(format!("line {}: vertex index {index} out of range", number + 1));
-                    }
-                    corners.push(zero_based as u32);
-                }
-                if corners.len() < 3 {
-                    return Err(format!("line {}: face with fewer than 3 corners", number + 1));
-                }
-                for k in 1..corners.len() - 1 {
-                    mesh.faces.push([corners[0], corners[k], corners[k + 1]]);
-                }
-            }
-            _ => {}
+/// A file format [`load`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// Wavefront OBJ text.
+    Obj,
+    /// STL, binary or ASCII (told apart by the content).
+    Stl,
+    /// PLY, ASCII or binary (its header says which).
+    Ply,
+}
+
+impl Format {
+    /// The format a file name's extension names (`.obj`, `.stl`, `.ply`, in any case).
+    pub fn from_extension(path: impl AsRef<Path>) -> Option<Format> {
+        let ext = path.as_ref().extension()?.to_str()?;
+        [("obj", Format::Obj), ("stl", Format::Stl), ("ply", Format::Ply)]
+            .into_iter()
+            .find_map(|(name, format)| ext.eq_ignore_ascii_case(name).then_some(format))
+    }
+
+    /// The format the content shows: the PLY magic line, a binary STL's exact size (84 + 50
+    /// bytes a facet), ASCII STL's leading `solid`, or OBJ text whose first statement is an
+    /// OBJ one; `None` otherwise.
+    pub fn detect(bytes: &[u8]) -> Option<Format> {
+        if ply::has_magic(bytes) {
+            Some(Format::Ply)
+        } else if stl::is_binary(bytes) || stl::looks_ascii(bytes) {
+            Some(Format::Stl)
+        } else if obj::looks_like(bytes) {
+            Some(Format::Obj)
+        } else {
+            None
         }
     }
+
+    /// The format's usual name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Obj => "OBJ",
+            Format::Stl => "STL",
+            Format::Ply => "PLY",
+        }
+    }
+}
+
+/// What kind of failure a [`LoadError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoadErrorKind {
+    /// The file does not exist.
+    NotFound,
+    /// The file could not be read (permissions, a directory, an I/O error).
+    Io,
+    /// Neither the extension nor the content shows OBJ, STL or PLY.
+    UnknownFormat,
+    /// The content does not follow its format: a syntax error, a truncated file, a vertex
+    /// index out of range, a count that does not match.
+    Malformed,
+    /// A coordinate is NaN or infinite (or overflows, as `1e999`).
+    NonFinite,
+    /// The file holds no triangle.
+    Empty,
+}
+
+/// Why a mesh could not be loaded: the kind, the file (when there is one) and a message that
+/// says where (`line N`, `byte N`) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    pub kind: LoadErrorKind,
+    pub path: Option<PathBuf>,
+    pub message: String,
+}
+
+impl LoadError {
+    fn new(kind: LoadErrorKind, message: String) -> LoadError {
+        LoadError { kind, path: None, message }
+    }
+    pub(crate) fn malformed(message: String) -> LoadError {
+        LoadError::new(LoadErrorKind::Malformed, message)
+    }
+    pub(crate) fn non_finite(message: String) -> LoadError {
+        LoadError::new(LoadErrorKind::NonFinite, message)
+    }
+    fn in_file(mut self, path: &Path) -> LoadError {
+        self.path = Some(path.to_path_buf());
+        self
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.path {
+            Some(path) => write!(f, "{}: {}", path.display(), self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Indices are `u32`: refuses the vertex that would make `count` more than that.
+pub(crate) fn check_vertex_count(count: usize, at: impl FnOnce() -> String) -> Result<(), LoadError> {
+    if count > u32::MAX as usize {
+        return Err(LoadError::malformed(format!("{}: more than 2^32 - 1 vertices", at())));
+    }
+    Ok(())
+}
+
+/// Reads a mesh file: the format by the extension (`.obj`, `.stl`, `.ply`, any case), else by
+/// the content ([`Format::detect`]). The mesh has at least one triangle, every vertex finite,
+/// every index in range.
+pub fn load(path: impl AsRef<Path>) -> Result<Mesh, LoadError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|e| {
+        let kind = if e.kind() == std::io::ErrorKind::NotFound { LoadErrorKind::NotFound } else { LoadErrorKind::Io };
+        LoadError::new(kind, format!("cannot read the file: {e}")).in_file(path)
+    })?;
+    let format = match Format::from_extension(path) {
+        Some(format) => format,
+        None => Format::detect(&bytes).ok_or_else(|| {
+            LoadError::new(
+                LoadErrorKind::UnknownFormat,
+                "unknown mesh format: the name does not end in .obj, .stl or .ply, and the content is none of them"
+                    .into(),
+            )
+            .in_file(path)
+        })?,
+    };
+    read_mesh(&bytes, format).map_err(|e| e.in_file(path))
+}
+
+/// Reads a mesh in `format` from bytes in memory, with the checks of [`load`]. When the content
+/// does not parse and looks like another format, the message says so.
+pub fn read_mesh(bytes: &[u8], format: Format) -> Result<Mesh, LoadError> {
+    let mesh = match format {
+        Format::Obj => obj::parse(bytes, true),
+        Format::Stl => stl::parse(bytes),
+        Format::Ply => ply::parse(bytes),
+    };
+    let mut mesh = mesh.map_err(|mut e| {
+        e.message = format!("{} {}", format.name(), e.message);
+        if let Some(other) = Format::detect(bytes).filter(|&f| f != format) {
+            e.message += &format!(" (the content looks like {})", other.name());
+        }
+        e
+    })?;
+    if mesh.faces.is_empty() {
+        let mut message = format!("{}: no triangles", format.name());
+        if let Some(other) = Format::detect(bytes).filter(|&f| f != format) {
+            message += &format!(" (the content looks like {})", other.name());
+        }
+        return Err(LoadError::new(LoadErrorKind::Empty, message));
+    }
+    mesh.vertices.shrink_to_fit();
+    mesh.faces.shrink_to_fit();
     Ok(mesh)
 }
 
-/// Reads and parses an OBJ file.
-pub fn load_obj(path: impl AsRef<std::path::Path>) -> Result<Mesh, String> {
+/// Parses OBJ text as the raw reader: `v x y z` vertices and `f` faces (entries `i`, `i/t`,
+/// `i//n`, `i/t/n`; negative indices count back; polygons become fans), other lines ignored.
+/// Unlike [`load`] and [`read_mesh`] it keeps NaN and infinite coordinates and accepts a text
+/// without faces. Errors start with `line N: `.
+pub fn parse_obj(text: &str) -> Result<Mesh, String> {
+    obj::parse(text.as_bytes(), false).map_err(|e| e.message)
+}
+
+/// Reads and parses an OBJ file ([`parse_obj`]'s rules; the error names the file). Use [`load`]
+/// for the checked reader of every format.
+pub fn load_obj(path: impl AsRef<Path>) -> Result<Mesh, String> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    parse_obj(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    obj::parse(&bytes, false).map_err(|e| format!("{}: {}", path.display(), e.message))
+}
+
+/// The whitespace-separated words of text, with line numbers, for the ASCII STL and PLY
+/// readers.
+pub(crate) struct Words<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    /// The line the position is on (1-based).
+    line: usize,
+    /// The last word returned, and its line.
+    last: &'a [u8],
+    last_line: usize,
+}
+
+impl<'a> Words<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Words<'a> {
+        Words { bytes, pos: 0, line: 1, last: &[], last_line: 1 }
+    }
+
+    /// Starts at `pos`, which is on line `line`.
+    pub(crate) fn at(bytes: &'a [u8], pos: usize, line: usize) -> Words<'a> {
+        Words { bytes, pos, line, last: &[], last_line: line }
+    }
+
+    pub(crate) fn next(&mut self) -> Option<&'a [u8]> {
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if !b.is_ascii_whitespace() {
+                break;
+            }
+            self.line += usize::from(b == b'\n');
+            self.pos += 1;
+        }
+        if self.pos == self.bytes.len() {
+            return None;
+        }
+        let start = self.pos;
+        while self.bytes.get(self.pos).is_some_and(|b| !b.is_ascii_whitespace()) {
+            self.pos += 1;
+        }
+        self.last = &self.bytes[start..self.pos];
+        self.last_line = self.line;
+        Some(self.last)
+    }
+
+    /// Skips the rest of the current line.
+    pub(crate) fn skip_line(&mut self) {
+        match self.bytes[self.pos..].iter().position(|&b| b == b'\n') {
+            Some(k) => {
+                self.pos += k + 1;
+                self.line += 1;
+            }
+            None => self.pos = self.bytes.len(),
+        }
+    }
+
+    /// The line of the last word.
+    pub(crate) fn word_line(&self) -> usize {
+        self.last_line
+    }
+
+    /// An error at the current position (the end of the text, say).
+    pub(crate) fn error(&self, what: &str) -> LoadError {
+        LoadError::malformed(format!("line {}: {what}", self.line))
+    }
+
+    /// An error about the last word.
+    pub(crate) fn error_here(&self, what: &str) -> LoadError {
+        let word = String::from_utf8_lossy(&self.last[..self.last.len().min(40)]);
+        LoadError::malformed(format!("line {}: {what}, found {word:?}", self.last_line))
+    }
+
+    /// The next word, which must be `keyword` (in any case).
+    pub(crate) fn keyword(&mut self, keyword: &[u8]) -> Result<(), LoadError> {
+        let what = || format!("expected \"{}\"", String::from_utf8_lossy(keyword));
+        match self.next() {
+            Some(w) if w.eq_ignore_ascii_case(keyword) => Ok(()),
+            Some(_) => Err(self.error_here(&what())),
+            None => Err(self.error(&format!("truncated: {}", what()))),
+        }
+    }
+
+    /// The next word as a number (the nearest `f64` to the decimal; `nan` and `inf` parse).
+    pub(crate) fn number(&mut self) -> Result<f64, LoadError> {
+        match self.next() {
+            Some(w) => std::str::from_utf8(w)
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| self.error_here("expected a number")),
+            None => Err(self.error("truncated: expected a number")),
+        }
+    }
+
+    /// The next word as an integer.
+    pub(crate) fn integer(&mut self) -> Result<i64, LoadError> {
+        match self.next() {
+            Some(w) => std::str::from_utf8(w)
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| self.error_here("expected an integer")),
+            None => Err(self.error("truncated: expected an integer")),
+        }
+    }
 }
 
 #[cfg(test)]

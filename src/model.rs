@@ -322,6 +322,28 @@ impl Model {
         self.solid.get_or_init(|| SolidFacts::of(&self.triangles))
     }
 
+    /// Levels of the hierarchy: 1 for a single triangle (the root is a leaf), the most nodes
+    /// on a path from the root to a leaf otherwise. Linear in the number of nodes.
+    pub fn tree_depth(&self) -> usize {
+        // Children come after their parent (a pair 2k - 1, 2k), so one pass in node order sees
+        // every parent's depth before its children's.
+        let mut depth = vec![0u32; self.num_nodes()];
+        depth[0] = 1;
+        let mut deepest = 1;
+        for i in 0..self.num_nodes() {
+            let (slot, lane) = slot_of(i);
+            let node = &self.collide_slots[slot];
+            if node.is_leaf(lane) {
+                deepest = deepest.max(depth[i]);
+            } else {
+                let c = node.first_child(lane) as usize;
+                depth[c] = depth[i] + 1;
+                depth[c + 1] = depth[i] + 1;
+            }
+        }
+        deepest as usize
+    }
+
     /// Bytes held by the model: the struct (the cached [`SolidFacts`] included) and its three
     /// arrays (triangles, ids and packed nodes) as allocated.
     pub fn memory_bytes(&self) -> usize {
@@ -928,6 +950,31 @@ mod tests {
             let m = Model::new(tris, ids).unwrap();
             m.validate().unwrap();
         }
+    }
+
+    /// The depth by a recursive walk from the root, against `tree_depth`'s one pass.
+    #[test]
+    fn tree_depth_is_the_longest_root_to_leaf_path() {
+        fn walk(m: &Model, i: usize) -> usize {
+            let (slot, lane) = slot_of(i);
+            let node = &m.collide_slots[slot];
+            if node.is_leaf(lane) {
+                return 1;
+            }
+            let c = node.first_child(lane) as usize;
+            1 + walk(m, c).max(walk(m, c + 1))
+        }
+        for n in [1, 2, 3, 10, 25] {
+            let (tris, ids) = grid(n);
+            let m = Model::new(tris, ids).unwrap();
+            let depth = m.tree_depth();
+            assert_eq!(depth, walk(&m, 0), "grid {n}");
+            // Between a balanced tree's levels and one level per triangle.
+            let t = m.num_triangles();
+            assert!(depth > (t as f64).log2().ceil() as usize && depth <= t, "grid {n}: {depth}");
+        }
+        let one = Model::new(vec![[Vec3::zeros(), Vec3::x(), Vec3::y()]], vec![0]).unwrap();
+        assert_eq!(one.tree_depth(), 1);
     }
 
     #[test]

@@ -145,7 +145,7 @@ def test_pose_object():
     assert s.scale == pytest.approx(3.0)
     np.testing.assert_allclose(s.rotation, m[:3, :3], atol=1e-15)
     assert pickle.loads(pickle.dumps(q)).matrix.tolist() == q.matrix.tolist()
-    assert "Pose(" in repr(q)
+    assert repr(q).startswith("Pose.from_rt(")
     assert rp.Pose().matrix.tolist() == np.eye(4).tolist()
 
 

@@ -8,6 +8,7 @@ pub mod batch;
 pub(crate) mod clock;
 pub mod cxx;
 pub(crate) mod handle;
+pub mod mesh;
 pub mod native;
 pub mod pose;
 pub mod pqp;

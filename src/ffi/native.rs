@@ -43,6 +43,13 @@ pub const RPQ_ERR_OUT_OF_RANGE: RpqStatus = 10;
 /// A query on solids was given a model that is not closed: it has boundary, non-manifold or
 /// misoriented edges (`rpq_model_solid_facts` counts them). Nothing was computed.
 pub const RPQ_ERR_NOT_CLOSED: RpqStatus = 11;
+/// A mesh file does not exist (`rpq_mesh_load`).
+pub const RPQ_ERR_FILE_NOT_FOUND: RpqStatus = 12;
+/// A mesh file could not be read: permissions, a directory, an I/O error (`rpq_mesh_load`).
+pub const RPQ_ERR_IO: RpqStatus = 13;
+/// A mesh file is not OBJ, STL or PLY, or does not follow its format: a syntax error, a
+/// truncated file, a vertex index out of range (`rpq_mesh_load`; its message says where).
+pub const RPQ_ERR_BAD_FORMAT: RpqStatus = 14;
 
 /// Box-pair test: the library's default, chosen by measurement (today the dual OBB-sphere
 /// test, `RPQ_BOX_TEST_DUAL`). A zero-filled request gets it.
@@ -520,6 +527,9 @@ pub extern "C" fn rpq_status_message(status: RpqStatus) -> *const c_char {
         RPQ_ERR_NOT_ROTATION => b"a pose's rotation is not a rotation within the rotation tolerance\0",
         RPQ_ERR_OUT_OF_RANGE => b"a coordinate (of a model, or placed in the other model's frame) exceeds 2^1000, or the relative scale leaves [2^-1000, 2^1000]\0",
         RPQ_ERR_NOT_CLOSED => b"the model is not closed: it has boundary, non-manifold or misoriented edges (rpq_model_solid_facts counts them)\0",
+        RPQ_ERR_FILE_NOT_FOUND => b"the file does not exist\0",
+        RPQ_ERR_IO => b"the file could not be read\0",
+        RPQ_ERR_BAD_FORMAT => b"the file is not an OBJ, STL or PLY mesh, or is malformed or truncated\0",
         _ => b"unknown status code\0",
     };
     text.as_ptr().cast()

@@ -5,6 +5,7 @@ A thin ``ctypes`` layer over the native library built from the Rust crate. Build
 
     import numpy as np, rapidpqp
     m = rapidpqp.Model(vertices, faces)            # (N, 3) float, (M, 3) int
+    m = rapidpqp.load("part.stl")                  # or .obj, .ply; load_mesh: the arrays
     r = rapidpqp.collide(m, np.eye(4), m, pose)    # r.pairs: (K, 2) triangle ids
     d = rapidpqp.distance(m, np.eye(4), m, pose)   # d.distance, d.p1, d.p2
     t = rapidpqp.tolerance(m, np.eye(4), m, pose, 0.01)
@@ -61,6 +62,7 @@ from ._api import (
     tolerance,
     tolerance_batch,
 )
+from ._io import load, load_mesh
 from ._motion import (
     RemovalResult,
     SweepBatchResult,
@@ -77,6 +79,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Model",
+    "load",
+    "load_mesh",
     "Pose",
     "DistanceCache",
     "RapidPQPError",
@@ -107,12 +111,18 @@ __all__ = [
     "sweep_batch",
     "time_of_impact",
     "removal_directions",
-    "ROTATION_TOLERANCE",
+    # Not ROTATION_TOLERANCE: a star import would copy its value, and assigning that copy
+    # would change nothing. It is set on the module: rapidpqp.ROTATION_TOLERANCE = 1e-4.
     "rotation_tolerance",
     "set_rotation_tolerance",
     "LIBRARY_PATH",
     "__version__",
 ]
+
+
+#: The library's rotation tolerance (see :func:`rotation_tolerance`); a live setting, provided
+#: by ``_Package`` below (declared here for type checkers).
+ROTATION_TOLERANCE: float
 
 
 class _Package(_types.ModuleType):

@@ -88,12 +88,14 @@ _BOX_TESTS = {
     "sphere_sat15": N.RPQ_BOX_TEST_SPHERE_SAT15,
 }
 _FRAMES = {"model1": N.RPQ_FRAME_MODEL1, "model2": N.RPQ_FRAME_MODEL2}
-_REQUESTS: dict = {}
+_REQUESTS: dict[tuple[bool, str, str], bytes] = {}
 
 
 def _collide_request(first_contact: Any, box_test: Any, frame: Any) -> Optional[bytes]:
     """The packed request (None for all contacts with the defaults: the C side's NULL)."""
-    key = (bool(first_contact), box_test, frame)
+    if first_contact is False and box_test == "default" and frame == "model1":
+        return None
+    key = (_flag(first_contact, "first_contact"), box_test, frame)
     if key == (False, "default", "model1"):
         return None
     req = _REQUESTS.get(key)
@@ -234,7 +236,7 @@ def _ids_array(ids: Any, count: int) -> Optional[np.ndarray]:
 
 def _model_handle(m: Any, name: str) -> int:
     if isinstance(m, Model):
-        h = getattr(m, "_handle", None)
+        h: Optional[int] = getattr(m, "_handle", None)
         if h is not None:
             return h
         raise ValueError(f"{name}: the model is not built (its constructor did not run or failed)")
@@ -260,11 +262,12 @@ def _as_model(m: Any, name: str) -> "Model":
             f"{name}: expected a rapidpqp.Model or a mesh with .vertices and .faces "
             f"(a trimesh.Trimesh), got {type(m).__name__}"
         )
-    cacheable = type(m).__hash__ not in (None, object.__hash__)
+    hash_method = getattr(type(m), "__hash__", None)
+    cacheable = hash_method is not None and hash_method is not object.__hash__
     key = hash(m) if cacheable else None
     if cacheable:
         cached = getattr(m, _CACHE_ATTRIBUTE, None)
-        if isinstance(cached, tuple) and len(cached) == 2 and cached[0] == key:
+        if isinstance(cached, tuple) and len(cached) == 2 and cached[0] == key and isinstance(cached[1], Model):
             return cached[1]
     model = Model.from_trimesh(m)
     if cacheable:
@@ -283,6 +286,14 @@ def _real(x: Any, name: str) -> float:
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
         raise TypeError(f"{name}: expected a number, got {type(x).__name__}")
     return float(x)
+
+
+def _flag(x: Any, name: str) -> bool:
+    """A yes/no argument: True or False (Python's or numpy's). Anything else is refused, as
+    its truth value would be taken silently (the string "False" is true)."""
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    raise TypeError(f"{name}: expected True or False, got {type(x).__name__}")
 
 
 def _nonneg_float(x: Any, name: str) -> float:
@@ -429,7 +440,8 @@ def _pack_poses(name: str, a: np.ndarray, t: np.ndarray, s: np.ndarray) -> np.nd
 
     def dot(i: int, j: int) -> np.ndarray:
         u, v = col[i], col[j]
-        return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] + u[:, 2] * v[:, 2]
+        products: np.ndarray = u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1] + u[:, 2] * v[:, 2]
+        return products
 
     ok = (
         (np.abs(c0 - s2) <= tol)
@@ -517,12 +529,31 @@ class Pose:
     A model point ``p`` is placed in the world at ``scale * R @ p + t``. Build one from
     anything a query accepts (a 4×4 matrix, an ``(R, t)`` or ``(R, t, scale)`` tuple, ``None``
     for the identity) and pass it to queries in place of the array to skip the per-call check.
+
+    Immutable; two poses are equal (and hash alike) when their rotation, translation and
+    scale are equal, and ``repr`` gives an expression that rebuilds an equal pose.
     """
 
     __slots__ = ("_bytes",)
+    _bytes: bytes
 
     def __init__(self, pose: PoseLike = None):
-        self._bytes: bytes = _pose_bytes(pose, "pose")
+        _set_slot(self, "_bytes", _pose_bytes(pose, "pose"))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"rapidpqp.Pose is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"rapidpqp.Pose is immutable: cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pose):
+            return NotImplemented
+        # By value, not by bytes: 0.0 and -0.0 are equal (and hash alike).
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     @classmethod
     def from_rt(cls, rotation: Any, translation: Any, scale: float = 1.0) -> "Pose":
@@ -560,21 +591,23 @@ class Pose:
         p = _float_array(points, "points")
         if p.shape[-1:] != (3,):
             raise ValueError(f"points: expected shape (..., 3), got {p.shape}")
-        return (p @ self.rotation.T) * self.scale + self.translation
+        placed: np.ndarray = (p @ self.rotation.T) * self.scale + self.translation
+        return placed
 
     def __reduce__(self) -> Any:
         return (Pose, ((self.rotation, self.translation, self.scale),))
 
     def __repr__(self) -> str:
+        # Python's float repr is exact, and an already checked rotation is packed unchanged.
         r, t, s = self.rotation.tolist(), self.translation.tolist(), self.scale
-        return f"Pose(R={r}, t={t}" + (f", scale={s})" if s != 1.0 else ")")
+        return f"Pose.from_rt({r}, {t}" + (f", {s!r})" if s != 1.0 else ")")
 
 
 # ---------------------------------------------------------------------------------------------
 # Models
 
 
-def _load_model(data: bytes, cls: type = None) -> "Model":  # type: ignore[assignment]
+def _load_model(data: bytes, cls: "Optional[type[Model]]" = None) -> "Model":
     """Unpickling helper: a model from :meth:`Model.to_bytes` output."""
     return (cls or Model).from_bytes(data)
 
@@ -597,6 +630,8 @@ class Model:
     """
 
     __slots__ = ("_handle", "_num_triangles", "__weakref__")
+    _handle: Optional[int]
+    _num_triangles: int
 
     # The native handle is never exposed: a model is immutable, so no attribute can be set or
     # deleted. Even a handle forced in with object.__setattr__ cannot crash the interpreter:
@@ -889,7 +924,8 @@ class Model:
             (a :class:`RapidPQPError`) The model is not closed.
         """
         where, _ = self._where(points, threads, "contains", False)
-        return where != N.RPQ_OUTSIDE
+        inside: np.ndarray = where != N.RPQ_OUTSIDE
+        return inside
 
     def winding_numbers(self, points: Any, threads: Optional[int] = 0) -> np.ndarray:
         """The winding number of this **closed** model's surface about each of ``points``
@@ -967,7 +1003,7 @@ class Model:
         t = _threads_arg(threads)
         out = np.zeros(n, dtype=_RAY_HIT)
         status = LIB.rpq_ray_cast(
-            h, o.ctypes.data, no, d.ctypes.data, nd, limit, 1 if any_hit else 0, t, out.ctypes.data
+            h, o.ctypes.data, no, d.ctypes.data, nd, limit, 1 if _flag(any_hit, "any_hit") else 0, t, out.ctypes.data
         )
         if status == N.RPQ_ERR_OUT_OF_RANGE:
             raise ValueError(
@@ -1386,7 +1422,7 @@ def collide(
         (``solid=True``; a :class:`RapidPQPError`) A model is not closed; the message names
         it and its open edges.
     """
-    if solid:
+    if _flag(solid, "solid"):
         if box_test != "default" or frame != "model1":
             raise ValueError("collide(solid=True) takes no box_test or frame (it uses the defaults)")
         return _solid_collide(model1, pose1, model2, pose2)
@@ -1693,6 +1729,7 @@ def distance_batch(
     """
     model1, model2, h1, h2, a1, a2, n, t = _batch_args(model1, poses1, model2, poses2, threads)
     request = _distance_request(rel_err, abs_err, qsize)
+    warm_start = _flag(warm_start, "warm_start")
     d = np.zeros(n)
     p1 = np.zeros((n, 3))
     p2 = np.zeros((n, 3))

@@ -18,7 +18,9 @@ from ._api import (
     ModelLike,
     PoseLike,
     _as_model,
+    Model,
     _fail,
+    _flag,
     _int_arg,
     _model_handle,
     _point_arg,
@@ -137,7 +139,9 @@ class RemovalResult(NamedTuple):
     tri_tests: np.ndarray
 
 
-def _pair(model1: Any, pose1: Any, model2: Any, pose2: Any, names: Tuple[str, str, str, str]):
+def _pair(
+    model1: Any, pose1: Any, model2: Any, pose2: Any, names: Tuple[str, str, str, str]
+) -> Tuple[Model, Model, int, int, bytes, bytes]:
     """The two models (mesh objects converted; kept alive by the caller), their handles and
     packed poses."""
     m1 = _as_model(model1, names[0])
@@ -202,7 +206,7 @@ def sweep(
     if s_max > 0 and not d.any():
         raise ValueError("direction: must be nonzero when distance > 0")
     out = N.RpqSweepResult()
-    status = LIB.rpq_sweep(h1, b1, h2, b2, d.ctypes.data, s_max, 1 if last_contact else 0, ctypes.byref(out))
+    status = LIB.rpq_sweep(h1, b1, h2, b2, d.ctypes.data, s_max, 1 if _flag(last_contact, "last_contact") else 0, ctypes.byref(out))
     if status:
         _fail(status, "sweep")
     hit = bool(out.hit)
@@ -248,7 +252,7 @@ def sweep_batch(
     n = len(dirs)
     out = np.zeros(n, dtype=_SWEEP_RESULT)
     status = LIB.rpq_sweep_batch(
-        h1, b1, h2, b2, dirs.ctypes.data, n, s_max, 1 if last_contact else 0, t, out.ctypes.data
+        h1, b1, h2, b2, dirs.ctypes.data, n, s_max, 1 if _flag(last_contact, "last_contact") else 0, t, out.ctypes.data
     )
     if status:
         _fail(status, "sweep_batch")

@@ -49,6 +49,9 @@ RPQ_ERR_INTERNAL = 8
 RPQ_ERR_NOT_ROTATION = 9
 RPQ_ERR_OUT_OF_RANGE = 10
 RPQ_ERR_NOT_CLOSED = 11
+RPQ_ERR_FILE_NOT_FOUND = 12
+RPQ_ERR_IO = 13
+RPQ_ERR_BAD_FORMAT = 14
 
 RPQ_BOX_TEST_DEFAULT = 0
 RPQ_BOX_TEST_SAT15 = 1
@@ -355,6 +358,13 @@ _SIGNATURES = {
     "rpq_poses_from_matrices": (_STATUS, [_VP, _SIZE, _DBL, _VP]),
     "rpq_set_rotation_tolerance": (_STATUS, [_DBL]),
     "rpq_rotation_tolerance": (_DBL, []),
+    # Mesh files: path, out_mesh, message, capacity; counts; copy (vertices, faces); model.
+    "rpq_mesh_load": (_STATUS, [ctypes.c_char_p, _VP, _VP, _SIZE]),
+    "rpq_mesh_free": (None, [_VP]),
+    "rpq_mesh_num_vertices": (_SIZE, [_VP]),
+    "rpq_mesh_num_faces": (_SIZE, [_VP]),
+    "rpq_mesh_copy": (_STATUS, [_VP, _VP, _VP]),
+    "rpq_mesh_build_model": (_STATUS, [_VP, _VP]),
     # Errors.
     "rpq_status_message": (ctypes.c_char_p, [_STATUS]),
 }
