@@ -139,8 +139,11 @@ pub enum LoadErrorKind {
 /// says where (`line N`, `byte N`) and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadError {
+    /// What went wrong, for programs that act on it.
     pub kind: LoadErrorKind,
+    /// The file, when the mesh came from one (not from bytes in memory).
     pub path: Option<PathBuf>,
+    /// Where (`line N`, `byte N`) and what, for people.
     pub message: String,
 }
 
