@@ -219,23 +219,30 @@ def test_update_racing_queries_is_refused_not_undefined():
     model = rp.Model(v0, f, deformable=True)
     other = rp.Model(v0 + [4.0, 0.0, 0.0], f)
     errors, answers = [], []
+    done = threading.Event()
 
     def query():
-        for _ in range(400):
+        # At least 400 queries, and on until some ran (the GIL tends to hand this thread the
+        # interpreter exactly while the other is inside an update).
+        k = 0
+        while k < 400 or (not answers and k < 200000):
             try:
                 answers.append(rp.distance(model, None, other, None).distance)
             except rp.RapidPQPError as e:
                 errors.append(e.status)
+            k += 1
+        done.set()
 
     t = threading.Thread(target=query)
     t.start()
-    updates = 0
-    for k in range(200):
+    updates = k = 0
+    while k < 200 or not done.is_set():
         try:
-            model.update_vertices(wobble(v0, 0.01 * k) * 0.9)
+            model.update_vertices(wobble(v0, 0.01 * (k % 200)) * 0.9)
             updates += 1
         except rp.RapidPQPError as e:
             errors.append(e.status)
+        k += 1
     t.join()
     assert set(errors) <= {N.RPQ_ERR_BUSY}
     assert updates > 0 and answers
