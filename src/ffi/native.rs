@@ -1,8 +1,10 @@
 //! The native C API: reentrant, no globals, caller-owned results. Built models are
 //! immutable, so any number of threads may query the same models at once, each with its own
-//! result object.
+//! result object; deformable models (`src/ffi/refit.rs`) change only under an update that
+//! excludes every other call on them (`RPQ_ERR_BUSY`).
 
 use std::ffi::{c_char, c_int};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::handle::{self, Handle, Kind};
 use super::pose::{self, PoseError};
@@ -50,6 +52,13 @@ pub const RPQ_ERR_IO: RpqStatus = 13;
 /// A mesh file is not OBJ, STL or PLY, or does not follow its format: a syntax error, a
 /// truncated file, a vertex index out of range (`rpq_mesh_load`; its message says where).
 pub const RPQ_ERR_BAD_FORMAT: RpqStatus = 14;
+/// The model was not built deformable (`rpq_model_build_deformable`), so its vertices cannot
+/// be updated. Nothing changed.
+pub const RPQ_ERR_NOT_DEFORMABLE: RpqStatus = 15;
+/// A deformable model is in use by another call: a query while its vertices are being
+/// updated, or an update while it is queried or updated. Nothing was done; retry when the
+/// other call has returned.
+pub const RPQ_ERR_BUSY: RpqStatus = 16;
 
 /// Box-pair test: the library's default, chosen by measurement (today the dual OBB-sphere
 /// test, `RPQ_BOX_TEST_DUAL`). A zero-filled request gets it.
@@ -152,9 +161,52 @@ const _: () = {
     assert!(std::mem::offset_of!(RpqContactPair, id2) == std::mem::offset_of!(ContactPair, id2));
 };
 
-/// A built model (opaque). Immutable: share it freely between threads.
+/// A built model (opaque). Share it freely between threads: models are immutable, but for
+/// deformable ones, whose vertex updates wait for no query (a call that finds the model in
+/// use by a conflicting one returns `RPQ_ERR_BUSY`).
 pub struct RpqModel {
     pub(crate) model: Model,
+    /// Whether `model` is deformable (set at creation, never changed): only deformable models
+    /// count their borrows.
+    deformable: bool,
+    /// A deformable model's borrows: the number of calls reading it, plus [`WRITER`] while an
+    /// update has it.
+    borrows: AtomicU32,
+}
+
+/// [`RpqModel::borrows`]' mark of an update in progress.
+const WRITER: u32 = 1 << 31;
+
+/// A borrowed model: derefs to the [`Model`]; a deformable model's borrow ends when this
+/// is dropped.
+pub(crate) struct ModelRef<'a> {
+    model: &'a Model,
+    borrows: Option<&'a AtomicU32>,
+}
+
+impl<'a> ModelRef<'a> {
+    /// The model, for as long as the handle lives: use it only while this borrow is held.
+    #[inline(always)]
+    pub(crate) fn get(&self) -> &'a Model {
+        self.model
+    }
+}
+
+impl std::ops::Deref for ModelRef<'_> {
+    type Target = Model;
+    #[inline(always)]
+    fn deref(&self) -> &Model {
+        self.model
+    }
+}
+
+impl Drop for ModelRef<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if let Some(b) = self.borrows {
+            b.fetch_sub(1, Ordering::Release);
+        }
+    }
 }
 
 // SAFETY: the only type of kind RpqModel.
@@ -182,20 +234,71 @@ pub(crate) fn status_of(error: BuildError) -> RpqStatus {
 }
 
 /// Borrows a model handle: `RPQ_ERR_NULL_POINTER` for NULL, `RPQ_ERR_INVALID_HANDLE` for
-/// anything that is not a live model (freed, foreign, wild, or another kind of handle). Nothing
-/// is read through an invalid handle.
+/// anything that is not a live model (freed, foreign, wild, or another kind of handle),
+/// `RPQ_ERR_BUSY` for a deformable model whose vertices are being updated. Nothing is read
+/// through an invalid handle.
 ///
 /// # Safety
 /// When `model` is a live model, it is not freed while the borrow is in use.
 #[inline(always)]
-pub(crate) unsafe fn model_ref<'a>(model: *const RpqModel) -> Result<&'a Model, RpqStatus> {
+pub(crate) unsafe fn model_ref<'a>(model: *const RpqModel) -> Result<ModelRef<'a>, RpqStatus> {
     if model.is_null() {
         return Err(RPQ_ERR_NULL_POINTER);
     }
-    match handle::get(model) {
-        // SAFETY: the registry says it is a live RpqModel; the caller keeps it alive.
-        Some(object) => Ok(unsafe { &object.as_ref().model }),
-        None => Err(RPQ_ERR_INVALID_HANDLE),
+    let Some(object) = handle::get(model) else {
+        return Err(RPQ_ERR_INVALID_HANDLE);
+    };
+    let object = object.as_ptr();
+    // SAFETY: the registry says it is a live RpqModel; the caller keeps it alive. Only fields
+    // are borrowed (never the whole object), and `model` only while no update holds it:
+    // `deformable` and `borrows` are never written through a `&mut`.
+    unsafe {
+        if !(*object).deformable {
+            return Ok(ModelRef { model: &(*object).model, borrows: None });
+        }
+        let borrows = &(*object).borrows;
+        if borrows.fetch_add(1, Ordering::Acquire) & WRITER != 0 {
+            borrows.fetch_sub(1, Ordering::Relaxed);
+            return Err(RPQ_ERR_BUSY);
+        }
+        Ok(ModelRef { model: &(*object).model, borrows: Some(borrows) })
+    }
+}
+
+/// Runs `update` with exclusive use of a deformable model: `RPQ_ERR_NOT_DEFORMABLE` for a
+/// model that is not, `RPQ_ERR_BUSY` while any other call borrows it, and the handle errors of
+/// [`model_ref`].
+///
+/// # Safety
+/// When `model` is a live model, it is not freed during the call.
+pub(crate) unsafe fn with_model_mut(model: *mut RpqModel, update: impl FnOnce(&mut Model) -> RpqStatus) -> RpqStatus {
+    if model.is_null() {
+        return RPQ_ERR_NULL_POINTER;
+    }
+    let Some(object) = handle::get(model) else {
+        return RPQ_ERR_INVALID_HANDLE;
+    };
+    let object = object.as_ptr();
+    // SAFETY: live per the registry and the caller. `deformable` is read by value; `borrows`
+    // is shared (atomic); `model` is borrowed mutably only while `borrows` holds WRITER, which
+    // it gets only when no reader or writer holds it, and keeps out any new one.
+    unsafe {
+        if !(*object).deformable {
+            return RPQ_ERR_NOT_DEFORMABLE;
+        }
+        let borrows = &(*object).borrows;
+        if borrows.compare_exchange(0, WRITER, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            return RPQ_ERR_BUSY;
+        }
+        // Released however `update` ends (a panic included), so that the model stays usable.
+        struct Release<'a>(&'a AtomicU32);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_and(!WRITER, Ordering::Release);
+            }
+        }
+        let _release = Release(borrows);
+        update(&mut (*object).model)
     }
 }
 
@@ -231,7 +334,8 @@ pub(crate) unsafe fn read_pose(pose: *const RpqPose) -> Result<Placement, RpqSta
 
 /// Registers a built model as a new handle; `RPQ_ERR_OUT_OF_MEMORY` when that fails.
 pub(crate) fn model_handle(model: Model) -> Result<*mut RpqModel, RpqStatus> {
-    handle::create(RpqModel { model }).ok_or(RPQ_ERR_OUT_OF_MEMORY)
+    let deformable = model.is_deformable();
+    handle::create(RpqModel { model, deformable, borrows: AtomicU32::new(0) }).ok_or(RPQ_ERR_OUT_OF_MEMORY)
 }
 
 /// Builds a model from `num_triangles` triangles given as 9 doubles each (`x y z` of the
@@ -438,6 +542,7 @@ pub unsafe extern "C" fn rpq_collide(
             let out = unsafe { collide_result_mut(result) }?;
             let m1 = unsafe { model_ref(model1) }?;
             let m2 = unsafe { model_ref(model2) }?;
+            let (m1, m2) = (&*m1, &*m2);
             let p1 = unsafe { read_pose(pose1) }?;
             let p2 = unsafe { read_pose(pose2) }?;
             let request =
@@ -530,6 +635,8 @@ pub extern "C" fn rpq_status_message(status: RpqStatus) -> *const c_char {
         RPQ_ERR_FILE_NOT_FOUND => b"the file does not exist\0",
         RPQ_ERR_IO => b"the file could not be read\0",
         RPQ_ERR_BAD_FORMAT => b"the file is not an OBJ, STL or PLY mesh, or is malformed or truncated\0",
+        RPQ_ERR_NOT_DEFORMABLE => b"the model was not built deformable (rpq_model_build_deformable)\0",
+        RPQ_ERR_BUSY => b"the deformable model is in use by another call (a query during a vertex update, or an update during a query or update)\0",
         _ => b"unknown status code\0",
     };
     text.as_ptr().cast()
@@ -656,6 +763,7 @@ pub unsafe extern "C" fn rpq_distance(
         let run = || -> Result<(), RpqStatus> {
             let m1 = unsafe { model_ref(model1) }?;
             let m2 = unsafe { model_ref(model2) }?;
+            let (m1, m2) = (&*m1, &*m2);
             let p1 = unsafe { read_pose(pose1) }?;
             let p2 = unsafe { read_pose(pose2) }?;
             let request = if request.is_null() { RpqDistanceRequest::default() } else { unsafe { *request } };
@@ -713,6 +821,7 @@ pub unsafe extern "C" fn rpq_tolerance(
         let run = || -> Result<(), RpqStatus> {
             let m1 = unsafe { model_ref(model1) }?;
             let m2 = unsafe { model_ref(model2) }?;
+            let (m1, m2) = (&*m1, &*m2);
             let p1 = unsafe { read_pose(pose1) }?;
             let p2 = unsafe { read_pose(pose2) }?;
             let request = unsafe { RpqToleranceRequest::read(request) }?;
