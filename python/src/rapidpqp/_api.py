@@ -7,7 +7,7 @@ import math
 import numbers
 import struct
 import threading
-from typing import Any, Literal, NamedTuple, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, Literal, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 
@@ -652,6 +652,7 @@ class Model:
     __slots__ = ("_handle", "_num_triangles", "_deform", "__weakref__")
     _handle: Optional[int]
     _num_triangles: int
+    _deform: Optional[Dict[str, Any]]
 
     # The native handle is never exposed: a model is immutable, so no attribute can be set or
     # deleted. Even a handle forced in with object.__setattr__ cannot crash the interpreter:
