@@ -102,8 +102,8 @@ echo "install.sh: building the C library (cargo rustc --release --features capi)
 "$cargo" rustc --release --locked --lib --features capi --crate-type cdylib --crate-type staticlib ||
     die "building the C library failed"
 if [ "$has_cli" = yes ]; then
-    echo "install.sh: building the command-line tool (cargo build --release --bin rapidpqp)"
-    "$cargo" build --release --locked --bin rapidpqp || die "building the command-line tool failed"
+    echo "install.sh: building the command-line tool (cargo build --release --features capi --bin rapidpqp)"
+    "$cargo" build --release --locked --features capi --bin rapidpqp || die "building the command-line tool failed"
 fi
 
 built="$target_dir/release"

@@ -114,7 +114,8 @@ def build_command_line_tool() -> Path:
     """Runs cargo and returns the path of the built `rapidpqp` program."""
     cargo = find_cargo()
     command = [
-        cargo, "build", "--release", "--bin", COMMAND_NAME,
+        # The same features as the library's build, so that cargo reuses that build.
+        cargo, "build", "--release", "--bin", COMMAND_NAME, "--features", "capi",
         "--manifest-path", str(CRATE_MANIFEST),
         "--message-format=json-render-diagnostics",
     ]  # fmt: skip

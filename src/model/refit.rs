@@ -77,7 +77,12 @@ pub enum RefitError {
     /// models loaded from a serialized form and legacy models are not.
     NotDeformable,
     /// `update_vertices` needs exactly one position per vertex of the model.
-    WrongLength { expected: usize, got: usize },
+    WrongLength {
+        /// The model's number of vertices.
+        expected: usize,
+        /// The number of positions given.
+        got: usize,
+    },
     /// A subset update's index and position arrays differ in length.
     LengthMismatch,
     /// A vertex index is not below the number of vertices.
