@@ -1263,6 +1263,28 @@ RpqStatus rpq_collide(const struct RpqModel *model1,
                       struct RpqCollideResult *result);
 
 /**
+ * Finds the intersecting pairs of non-adjacent triangles of one model (self-collision: a
+ * cloth folded onto itself, a surface passing through itself) and stores them in `result`,
+ * replacing what it held: each unordered pair once, the smaller id first (`id1 <= id2`).
+ * Touching counts. Triangles that share a vertex are adjacent and never reported: a vertex is
+ * shared when a corner of one triangle has exactly the coordinates of a corner of the other
+ * (so coincident distinct vertices count as shared, and adjacent triangles that also cross
+ * elsewhere are not reported). `request` may be NULL (all pairs, defaults); its `frame` does
+ * not apply here but must be a valid `RPQ_FRAME_*`. The counts
+ * (`rpq_collide_result_counts`) are the box tests and the leaf pairs reached.
+ *
+ * Errors (`result` unchanged): `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
+ * `RPQ_ERR_INVALID_ARGUMENT` (an unknown box test or frame).
+ *
+ * # Safety
+ * `model` is a live model; `request` NULL or readable; `result` a live result not used by
+ * another thread during the call.
+ */
+RpqStatus rpq_self_collide(const struct RpqModel *model,
+                           const struct RpqCollideRequest *request,
+                           struct RpqCollideResult *result);
+
+/**
  * Number of contact pairs in a result (0 for NULL or an invalid handle).
  *
  * # Safety
