@@ -24,6 +24,7 @@ mod motion;
 mod nbody;
 mod originals;
 mod peers;
+mod selfcollide;
 mod shapes;
 mod solid;
 mod timing;
@@ -37,7 +38,7 @@ const PASSES: usize = 5;
 const TRAJECTORY_STEPS: usize = 1000;
 
 /// The scenes, in the order a full run takes them: name and what it measures.
-const SCENES: [(&str, &str); 18] = [
+const SCENES: [(&str, &str); 19] = [
     ("tori", "legacy C entry points, Rust core, originals and FCL on the tori fixture case"),
     ("soup", "the same on the soup fixture case"),
     ("bunny_sphere", "the same on the bunny_sphere fixture case"),
@@ -54,6 +55,7 @@ const SCENES: [(&str, &str); 18] = [
     ("scenario1", "Rust core: Scenario I, two bunny_15k at sphere-method poses"),
     ("batch", "the batched C API on bunny_sphere: 1 thread vs every core"),
     ("nbody", "the V-COLLIDE 2.01 scene and n-body scenes of 50-800 tori"),
+    ("self_collide", "self-collision of a crumpled folded sheet of 20k-100k triangles, checked against brute force"),
     (
         "solid",
         "closest point, signed distance, containment, rays, solid collide and separation, with parry3d-f64 and trimesh",
@@ -200,6 +202,9 @@ fn main() {
     }
     if run("nbody") {
         csvs.push(("nbody.csv".into(), nbody::run(if options.quick { 3 } else { 5 })));
+    }
+    if run("self_collide") {
+        csvs.push(("self_collide.csv".into(), selfcollide::run(repeats, &mut failures)));
     }
     if run("solid") {
         csvs.extend(solid::run(options.quick, repeats));

@@ -19,6 +19,7 @@ closed model, ``m.is_closed``)::
     h = m.ray_cast(origins, directions)            # h.hit, h.t, h.points, h.ids
     r = rapidpqp.collide(m, None, m, pose, solid=True)   # r.relation: nesting counts
     p = rapidpqp.separation(m, None, m, pose)      # distance, or minus a penetration depth
+    s = rapidpqp.self_collide(m)                   # s.pairs: non-adjacent triangles meeting
 
 Motion of model 1 against a static model 2::
 
@@ -56,6 +57,7 @@ from ._api import (
     distance,
     distance_batch,
     rotation_tolerance,
+    self_collide,
     separation,
     set_rotation_tolerance,
     tolerance,
@@ -99,6 +101,7 @@ __all__ = [
     "distance_batch",
     "tolerance_batch",
     "separation",
+    "self_collide",
     "SweepResult",
     "SweepBatchResult",
     "TimeOfImpact",

@@ -306,6 +306,7 @@ _SIGNATURES = {
     "rpq_collide_result_num_pairs": (_SIZE, [_VP]),
     "rpq_collide_result_pairs": (_VP, [_VP]),
     "rpq_collide_result_counts": (_STATUS, [_VP, _VP, _VP]),
+    "rpq_self_collide": (_STATUS, [_VP, _VP, _VP]),
     # Distance and tolerance.
     "rpq_distance": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _VP, _VP]),
     "rpq_tolerance": (_STATUS, [_VP, _VP, _VP, _VP, _DBL, _INT, _VP]),
