@@ -12,6 +12,7 @@
 //! tree is kept besides the packed nodes: the pending nodes (one path from the root) carry
 //! their `f64` boxes, and the finished ones below them their spheres' support points.
 
+pub mod refit;
 pub mod solid;
 
 use std::sync::OnceLock;
@@ -20,6 +21,7 @@ use crate::bv::obb::{CollideNode, NodePair, PackedFrame, orthonormal_frame, prin
 use crate::bv::sphere::{PointSet, Sphere, Support};
 use crate::bv::{Obb, Rss};
 use crate::math::{Mat3, Placement, RANGE_LIMIT, Triangle, Vec3, triangle_is_finite};
+pub use refit::{DEFAULT_REBUILD_THRESHOLD, RefitError, RefitReport};
 pub use solid::{SolidError, SolidFacts, fill_holes};
 
 /// Why a model could not be built or a triangle was refused.
@@ -149,8 +151,11 @@ pub struct Model {
     packed_frame: PackedFrame,
     /// The largest absolute coordinate: bounds the rounding of transformed boxes.
     magnitude: f64,
-    /// The solid facts, computed on first request (not serialized).
+    /// The solid facts, computed on first request (not serialized). Reset when the vertices
+    /// move.
     solid: OnceLock<SolidFacts>,
+    /// What a deformable model keeps to refit (`None` for others: no cost to them).
+    deform: Option<Box<refit::Deformable>>,
 }
 
 fn area(t: &Triangle) -> f64 {
@@ -177,7 +182,7 @@ impl Model {
         let collide_slots = build_tree(&mut triangles, &mut ids, &packed_frame);
         triangles.shrink_to_fit();
         ids.shrink_to_fit();
-        Ok(Model { triangles, ids, collide_slots, packed_frame, magnitude, solid: OnceLock::new() })
+        Ok(Model { triangles, ids, collide_slots, packed_frame, magnitude, solid: OnceLock::new(), deform: None })
     }
 
     /// Reassembles a model from the parts of a built one (as serialized): triangles in leaf
@@ -213,7 +218,8 @@ impl Model {
         // (The frame depends on the bounding box only, the magnitude on its corners.)
         let packed_frame = PackedFrame::around([lo, hi].into_iter());
         let magnitude = lo.amax().max(hi.amax());
-        let model = Model { triangles, ids, collide_slots, packed_frame, magnitude, solid: OnceLock::new() };
+        let model =
+            Model { triangles, ids, collide_slots, packed_frame, magnitude, solid: OnceLock::new(), deform: None };
         model.check_packed()?;
         Ok(model)
     }
@@ -285,12 +291,13 @@ impl Model {
     }
 
     /// Bytes held by the model: the struct (the cached [`SolidFacts`] included) and its three
-    /// arrays (triangles, ids and packed nodes) as allocated.
+    /// arrays (triangles, ids and packed nodes) as allocated, and a deformable model's faces.
     pub fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Model>()
             + self.triangles.capacity() * std::mem::size_of::<Triangle>()
             + self.ids.capacity() * std::mem::size_of::<i32>()
             + self.collide_slots.capacity() * std::mem::size_of::<NodePair>()
+            + self.deform.as_ref().map_or(0, |d| d.memory_bytes())
     }
 
     /// The child/leaf word of node `i`.

@@ -385,9 +385,16 @@ impl CollideNode {
     /// Stores `sphere` (holding the node's vertices), rounded outward.
     pub fn set_sphere(&mut self, sphere: &Sphere, frame: &PackedFrame) {
         let (sc, s_err) = frame.to_packed(&sphere.center);
+        self.set_packed_sphere(&sc, s_err, sphere.radius / frame.unit);
+    }
+
+    /// Stores the sphere of centre `sc` (packed coordinates, computed to within `s_err`) and
+    /// radius `radius` (packed units), holding the node's vertices, rounded outward; or the
+    /// box's sphere when that one is smaller or the given one is not a finite `f32`.
+    pub fn set_packed_sphere(&mut self, sc: &Vec3, s_err: f64, radius: f64) {
         let ss = sc.map(f32_near);
         let ds = (sc - ss.map(|v| v as f64)).norm() + s_err;
-        let radius = f32_up((sphere.radius / frame.unit + ds) * (1.0 + 1e-12));
+        let radius = f32_up((radius + ds) * (1.0 + 1e-12));
         // The box's centre and the sum of its half-extents also make a sphere holding every
         // point of the box (each is the centre plus at most h_i along each of the nearly
         // orthonormal axes): it stands in when the fitted sphere is not a finite f32 (its

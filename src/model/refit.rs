@@ -1,0 +1,464 @@
+//! Deformable models: new vertex positions for the same triangles, and the hierarchy refitted
+//! bottom-up in linear time (cloth, soft bodies, skinned animation).
+//!
+//! A deformable model remembers its connectivity: the vertex indices of each triangle, kept in
+//! leaf order beside the triangles (12 bytes a triangle, on deformable models only; a
+//! triangle soup is taken as indexed with three vertices per triangle). An update writes the
+//! new corners into the triangles and refits every node, children before parents:
+//!
+//! * a leaf is fitted afresh from its triangle, exactly as the build fits it (box on the
+//!   triangle's own axes, swept-sphere rectangle, smallest sphere);
+//! * an inner node keeps the axes its box was built with and takes the extents along them
+//!   that hold its two children's boxes, a sphere holding its two children's spheres, and
+//!   its box's cross-section as its swept-sphere rectangle.
+//!
+//! Every refitted number is rounded outward as the build's are (the same packing code,
+//! [`CollideNode::with_box`] and [`CollideNode::set_packed_sphere`], in a packed frame made
+//! afresh around the new vertices), so every query stays exact: a refitted node holds all the
+//! vertices below it, which [`Model::validate`] checks. Refitted inner boxes are looser than
+//! built ones (boxes of boxes, on axes fitted to the old shape); [`RefitReport::degradation`]
+//! measures by how much, and past [`Model::rebuild_threshold`] the update rebuilds the tree.
+//!
+//! **Tree cost** (the quality measure): the sum over inner nodes of the stored boxes' surface
+//! areas, divided by the surface area of the vertices' axis-aligned bounding box. For random
+//! query boxes the number of node visits grows with the summed surface areas (the surface-area
+//! heuristic), and dividing by the model's own box makes the figure blind to translation and
+//! uniform scaling. **Degradation** is the tree cost now over the tree cost of the last
+//! build: 1 just after a build; refitting unmoved vertices already gives a little over 1
+//! (boxes of boxes).
+
+use super::{LEAF_BIT, Model, fit_node, leaf_axes, magnitude, slot_of};
+use crate::bv::Obb;
+use crate::bv::obb::{CollideNode, NodePair, PackedFrame, orthonormal_frame};
+use crate::bv::sphere::Sphere;
+use crate::math::{Mat3, Triangle, Vec3};
+
+/// The default [`Model::rebuild_threshold`]: an update rebuilds the tree when its
+/// [degradation](RefitReport::degradation) exceeds this.
+pub const DEFAULT_REBUILD_THRESHOLD: f64 = 2.0;
+
+/// What a deformable model keeps besides an ordinary one.
+#[derive(Clone, Debug)]
+pub(crate) struct Deformable {
+    /// Vertex indices of each triangle, parallel to the triangles (leaf order).
+    faces: Vec<[u32; 3]>,
+    num_vertices: usize,
+    /// The tree cost of the last build.
+    built_cost: f64,
+    rebuild_threshold: f64,
+}
+
+impl Deformable {
+    /// Heap bytes besides the model's own arrays (the faces, and the box they sit in).
+    pub(crate) fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Deformable>() + self.faces.capacity() * std::mem::size_of::<[u32; 3]>()
+    }
+}
+
+/// What an update did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RefitReport {
+    /// The refitted tree's cost over the cost of the tree at its last build (see the module
+    /// documentation): 1 is as good as built; 2 means the boxes' summed surface, relative to
+    /// the model's size, doubled. Measured before any rebuild this update made.
+    pub degradation: f64,
+    /// Whether the update rebuilt the tree (degradation above the threshold).
+    pub rebuilt: bool,
+}
+
+/// Why a deformable model could not be built or updated. On error nothing changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefitError {
+    /// The model was not built deformable ([`Model::deformable`], [`Model::deformable_soup`]);
+    /// models loaded from a serialized form and legacy models are not.
+    NotDeformable,
+    /// `update_vertices` needs exactly one position per vertex of the model.
+    WrongLength { expected: usize, got: usize },
+    /// A subset update's index and position arrays differ in length.
+    LengthMismatch,
+    /// A vertex index is not below the number of vertices.
+    IndexOutOfRange,
+    /// A subset update names a vertex twice.
+    DuplicateIndex,
+    /// A coordinate was NaN or infinite.
+    NonFiniteCoordinate,
+    /// A coordinate beyond the supported range (2^1000).
+    OutOfRange,
+    /// A model needs at least one triangle.
+    EmptyModel,
+    /// More triangles or vertices than a model can index (2^31 − 1).
+    TooMany,
+    /// A rebuild threshold must be at least 1 (or infinite: never rebuild), not NaN.
+    InvalidThreshold,
+}
+
+impl std::fmt::Display for RefitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RefitError::NotDeformable => f.write_str("the model was not built deformable"),
+            RefitError::WrongLength { expected, got } => {
+                write!(f, "expected {expected} vertex positions, got {got}")
+            }
+            RefitError::LengthMismatch => f.write_str("the index and position arrays differ in length"),
+            RefitError::IndexOutOfRange => f.write_str("a vertex index is out of range"),
+            RefitError::DuplicateIndex => f.write_str("a vertex index appears twice"),
+            RefitError::NonFiniteCoordinate => f.write_str("a coordinate is NaN or infinite"),
+            RefitError::OutOfRange => {
+                f.write_str("a coordinate is beyond 2^1000 (about 1.07e301), the supported range")
+            }
+            RefitError::EmptyModel => f.write_str("a model needs at least one triangle"),
+            RefitError::TooMany => f.write_str("too many triangles or vertices (limit 2^31 - 1)"),
+            RefitError::InvalidThreshold => f.write_str("a rebuild threshold must be at least 1, or infinite"),
+        }
+    }
+}
+
+impl std::error::Error for RefitError {}
+
+impl From<super::BuildError> for RefitError {
+    fn from(e: super::BuildError) -> RefitError {
+        match e {
+            super::BuildError::EmptyModel => RefitError::EmptyModel,
+            super::BuildError::NonFiniteCoordinate => RefitError::NonFiniteCoordinate,
+            super::BuildError::TooManyTriangles => RefitError::TooMany,
+            super::BuildError::OutOfRange => RefitError::OutOfRange,
+        }
+    }
+}
+
+fn check_point(p: &Vec3) -> Result<(), RefitError> {
+    if !p.iter().all(|v| v.is_finite()) {
+        Err(RefitError::NonFiniteCoordinate)
+    } else if p.amax() > crate::math::RANGE_LIMIT {
+        Err(RefitError::OutOfRange)
+    } else {
+        Ok(())
+    }
+}
+
+impl Model {
+    /// A deformable model over `vertices` and the triangles `faces` (vertex indices), triangle
+    /// k reporting `ids[k]` (k when `ids` is `None`). Every vertex must be finite and within
+    /// range, used by a triangle or not. Costs 12 bytes a triangle more than [`Model::new`]
+    /// (the faces, kept in leaf order).
+    pub fn deformable(vertices: &[Vec3], faces: &[[u32; 3]], ids: Option<Vec<i32>>) -> Result<Model, RefitError> {
+        if faces.is_empty() {
+            return Err(RefitError::EmptyModel);
+        }
+        if faces.len() >= (LEAF_BIT - 1) as usize || vertices.len() > u32::MAX as usize {
+            return Err(RefitError::TooMany);
+        }
+        if let Some(ids) = &ids {
+            if ids.len() != faces.len() {
+                return Err(RefitError::WrongLength { expected: faces.len(), got: ids.len() });
+            }
+        }
+        vertices.iter().try_for_each(check_point)?;
+        if faces.iter().flatten().any(|&v| v as usize >= vertices.len()) {
+            return Err(RefitError::IndexOutOfRange);
+        }
+        let triangles = faces.iter().map(|f| f.map(|v| vertices[v as usize])).collect();
+        // Built with the triangles' input positions as ids, which the build carries into leaf
+        // order: the faces and the caller's ids follow them.
+        let mut model = Model::new(triangles, (0..faces.len() as i32).collect())?;
+        let order = std::mem::take(&mut model.ids);
+        model.ids = match ids {
+            Some(ids) => order.iter().map(|&k| ids[k as usize]).collect(),
+            None => order.clone(),
+        };
+        let faces = order.iter().map(|&k| faces[k as usize]).collect();
+        let rebuild_threshold = DEFAULT_REBUILD_THRESHOLD;
+        model.deform =
+            Some(Box::new(Deformable { faces, num_vertices: vertices.len(), built_cost: 0.0, rebuild_threshold }));
+        model.deform.as_mut().expect("just set").built_cost = model.tree_cost();
+        Ok(model)
+    }
+
+    /// A deformable triangle soup: vertex `3k + c` is corner c of triangle k (the order given
+    /// here), so `update_vertices` takes `3 * num_triangles` positions.
+    pub fn deformable_soup(triangles: &[Triangle], ids: Option<Vec<i32>>) -> Result<Model, RefitError> {
+        if triangles.len() >= (LEAF_BIT - 1) as usize / 3 {
+            return Err(RefitError::TooMany);
+        }
+        let vertices: Vec<Vec3> = triangles.iter().flatten().copied().collect();
+        let faces: Vec<[u32; 3]> = (0..triangles.len() as u32).map(|k| [3 * k, 3 * k + 1, 3 * k + 2]).collect();
+        Model::deformable(&vertices, &faces, ids)
+    }
+
+    /// Whether the model can be updated ([`Model::update_vertices`]).
+    pub fn is_deformable(&self) -> bool {
+        self.deform.is_some()
+    }
+
+    /// Number of vertices of a deformable model (0 for another).
+    pub fn num_vertices(&self) -> usize {
+        self.deform.as_ref().map_or(0, |d| d.num_vertices)
+    }
+
+    /// Vertex indices of the triangles of a deformable model, parallel to
+    /// [`Model::triangles`] (leaf order).
+    pub fn faces(&self) -> Option<&[[u32; 3]]> {
+        self.deform.as_ref().map(|d| &d.faces[..])
+    }
+
+    /// The degradation past which an update rebuilds the tree ([`DEFAULT_REBUILD_THRESHOLD`]
+    /// unless set); infinite for models that are not deformable.
+    pub fn rebuild_threshold(&self) -> f64 {
+        self.deform.as_ref().map_or(f64::INFINITY, |d| d.rebuild_threshold)
+    }
+
+    /// Sets [`Model::rebuild_threshold`]: at least 1, or `f64::INFINITY` to rebuild only on
+    /// request ([`Model::rebuild`]).
+    pub fn set_rebuild_threshold(&mut self, threshold: f64) -> Result<(), RefitError> {
+        let d = self.deform.as_mut().ok_or(RefitError::NotDeformable)?;
+        #[allow(clippy::neg_cmp_op_on_partial_ord)] // also refuses NaN
+        if !(threshold >= 1.0) {
+            return Err(RefitError::InvalidThreshold);
+        }
+        d.rebuild_threshold = threshold;
+        Ok(())
+    }
+
+    /// The current tree's [degradation](RefitReport::degradation).
+    pub fn degradation(&self) -> Result<f64, RefitError> {
+        let d = self.deform.as_ref().ok_or(RefitError::NotDeformable)?;
+        Ok(degradation(self.tree_cost(), d.built_cost))
+    }
+
+    /// Moves every vertex: `vertices[v]` is vertex v's new position (one per vertex the model
+    /// was built with, used or not), and refits the tree (linear time), rebuilding it when
+    /// the degradation passes [`Model::rebuild_threshold`]. On error nothing changed.
+    ///
+    /// The model must not be queried while this runs (`&mut self`; the C API detects it).
+    pub fn update_vertices(&mut self, vertices: &[Vec3]) -> Result<RefitReport, RefitError> {
+        let d = self.deform.as_ref().ok_or(RefitError::NotDeformable)?;
+        if vertices.len() != d.num_vertices {
+            return Err(RefitError::WrongLength { expected: d.num_vertices, got: vertices.len() });
+        }
+        vertices.iter().try_for_each(check_point)?;
+        for (t, f) in self.triangles.iter_mut().zip(&d.faces) {
+            *t = f.map(|v| vertices[v as usize]);
+        }
+        Ok(self.after_move())
+    }
+
+    /// Moves the vertices `indices[k]` to `positions[k]` (each index below
+    /// [`Model::num_vertices`], none twice), the others staying, and refits as
+    /// [`Model::update_vertices`]. Time linear in the model's size (the whole tree is
+    /// refitted). On error nothing changed.
+    pub fn update_vertex_subset(&mut self, indices: &[u32], positions: &[Vec3]) -> Result<RefitReport, RefitError> {
+        let d = self.deform.as_ref().ok_or(RefitError::NotDeformable)?;
+        if indices.len() != positions.len() {
+            return Err(RefitError::LengthMismatch);
+        }
+        positions.iter().try_for_each(check_point)?;
+        // slot[v]: where vertex v's new position is in `positions` (NONE: unmoved).
+        const NONE: u32 = u32::MAX;
+        let mut slot = vec![NONE; d.num_vertices];
+        for (k, &v) in indices.iter().enumerate() {
+            let s = slot.get_mut(v as usize).ok_or(RefitError::IndexOutOfRange)?;
+            if *s != NONE {
+                return Err(RefitError::DuplicateIndex);
+            }
+            *s = k as u32;
+        }
+        for (t, f) in self.triangles.iter_mut().zip(&d.faces) {
+            for c in 0..3 {
+                let s = slot[f[c] as usize];
+                if s != NONE {
+                    t[c] = positions[s as usize];
+                }
+            }
+        }
+        Ok(self.after_move())
+    }
+
+    /// Rebuilds the tree of a deformable model from its current positions: the model
+    /// [`Model::new`] builds from its triangles and ids in their current (leaf) order. Resets
+    /// the degradation to 1.
+    pub fn rebuild(&mut self) -> Result<(), RefitError> {
+        if self.deform.is_none() {
+            return Err(RefitError::NotDeformable);
+        }
+        self.rebuild_in_place();
+        Ok(())
+    }
+
+    /// Refits after the triangles moved; rebuilds past the threshold.
+    fn after_move(&mut self) -> RefitReport {
+        self.refit();
+        let d = self.deform.as_ref().expect("a deformable model");
+        let report = RefitReport { degradation: degradation(self.tree_cost(), d.built_cost), rebuilt: false };
+        if report.degradation > d.rebuild_threshold {
+            self.rebuild_in_place();
+            return RefitReport { rebuilt: true, ..report };
+        }
+        report
+    }
+
+    /// Builds the tree afresh over the current triangles, carrying the faces and ids into the
+    /// new leaf order.
+    fn rebuild_in_place(&mut self) {
+        let mut order: Vec<i32> = (0..self.triangles.len() as i32).collect();
+        let frame = PackedFrame::around(self.triangles.iter().flatten().copied());
+        self.collide_slots = super::build_tree(&mut self.triangles, &mut order, &frame);
+        self.packed_frame = frame;
+        self.magnitude = magnitude(&self.triangles);
+        self.solid = std::sync::OnceLock::new();
+        self.ids = order.iter().map(|&k| self.ids[k as usize]).collect();
+        let d = self.deform.as_mut().expect("a deformable model");
+        d.faces = order.iter().map(|&k| d.faces[k as usize]).collect();
+        let cost = self.tree_cost();
+        self.deform.as_mut().expect("a deformable model").built_cost = cost;
+    }
+
+    /// The tree cost (module documentation): summed surface of the inner nodes' stored boxes
+    /// over the surface of the vertices' axis-aligned box, both in packed units.
+    pub(crate) fn tree_cost(&self) -> f64 {
+        let mut sum = 0.0;
+        for i in 0..self.num_nodes() {
+            let (slot, lane) = slot_of(i);
+            let pair = &self.collide_slots[slot];
+            if !pair.is_leaf(lane) {
+                let h = [pair.half[0].0[lane] as f64, pair.half[1].0[lane] as f64, pair.half[2].0[lane] as f64];
+                sum += 8.0 * (h[0] * h[1] + h[1] * h[2] + h[2] * h[0]);
+            }
+        }
+        let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
+        for p in self.triangles.iter().flatten() {
+            lo = lo.inf(p);
+            hi = hi.sup(p);
+        }
+        let e = (hi - lo) / self.packed_frame.unit;
+        let area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
+        sum / area.max(1e-12)
+    }
+
+    /// Refits every node to the current triangles (children before parents), in a packed
+    /// frame made afresh around them.
+    fn refit(&mut self) {
+        let frame = PackedFrame::around(self.triangles.iter().flatten().copied());
+        self.packed_frame = frame;
+        self.magnitude = magnitude(&self.triangles);
+        self.solid = std::sync::OnceLock::new();
+        let (triangles, slots, magnitude) = (&self.triangles, &mut self.collide_slots, self.magnitude);
+        // Post-order walk: `finished` holds the bounds of finished nodes whose parents are not
+        // finished, in order.
+        let mut walk: Vec<(u32, bool)> = vec![(0, false)];
+        let mut finished: Vec<Bounds> = Vec::new();
+        while let Some((i, expanded)) = walk.pop() {
+            let i = i as usize;
+            let (slot, lane) = slot_of(i);
+            let pair = slots[slot];
+            if pair.is_leaf(lane) {
+                let k = pair.triangle(lane);
+                let t = &triangles[k];
+                let (obb, rss) = fit_node(&leaf_axes(t), std::slice::from_ref(t));
+                let mut packed = CollideNode::with_box(&obb, &frame, LEAF_BIT | k as u32);
+                packed.set_rect(&rss, &frame, super::packed_points(std::slice::from_ref(t), &frame));
+                packed.set_sphere(&Sphere::enclosing(t, &obb), &frame);
+                write(slots, i, &packed);
+                let (lo, hi) = (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]));
+                finished.push(Bounds { obb, lo, hi });
+                continue;
+            }
+            let c = pair.first_child(lane);
+            if !expanded {
+                walk.extend([(i as u32, true), (c + 1, false), (c, false)]);
+                continue;
+            }
+            let right = finished.pop().expect("the second child's bounds");
+            let left = finished.pop().expect("the first child's bounds");
+            let axes = stored_axes(&pair, lane);
+            let obb = enclosing_box(&axes, &[left, right], magnitude);
+            let mut packed = CollideNode::with_box(&obb, &frame, c);
+            let (centre, err, radius) = enclosing_sphere(&slots[slot_of(c as usize).0]);
+            packed.set_packed_sphere(&centre, err, radius);
+            write(slots, i, &packed);
+            finished.push(Bounds { obb, lo: left.lo.inf(&right.lo), hi: left.hi.sup(&right.hi) });
+        }
+    }
+}
+
+/// What the refit knows of a finished node: its box (model frame), and the exact
+/// axis-aligned bounds of its vertices.
+#[derive(Clone, Copy)]
+struct Bounds {
+    obb: Obb,
+    lo: Vec3,
+    hi: Vec3,
+}
+
+fn degradation(cost: f64, built: f64) -> f64 {
+    if built > 0.0 && cost.is_finite() { cost / built } else { 1.0 }
+}
+
+fn write(slots: &mut [NodePair], node: usize, packed: &CollideNode) {
+    if node == 0 {
+        slots[0].set_lane(0, packed);
+        slots[0].set_lane(1, packed);
+    } else {
+        let (slot, lane) = slot_of(node);
+        slots[slot].set_lane(lane, packed);
+    }
+}
+
+/// The box axes stored in lane `lane` of `pair`, made orthonormal in `f64`.
+fn stored_axes(pair: &NodePair, lane: usize) -> Mat3 {
+    let axis = |i: usize| {
+        Vec3::new(pair.frame[0][i].0[lane] as f64, pair.frame[1][i].0[lane] as f64, pair.frame[2][i].0[lane] as f64)
+    };
+    orthonormal_frame(&axis(0), &axis(1))
+}
+
+/// The box on `axes` (orthonormal) holding the vertices of `children`, grown by more than
+/// the rounding of the projections. Along each axis a child's vertices project within both its
+/// box's and its axis-aligned box's projections: the smaller of the two is taken, so that the
+/// looseness of boxes of boxes does not compound up the tree (the axis-aligned bounds are
+/// exact at every level).
+fn enclosing_box(axes: &Mat3, children: &[Bounds], magnitude: f64) -> Obb {
+    let mut lo = Vec3::repeat(f64::INFINITY);
+    let mut hi = Vec3::repeat(f64::NEG_INFINITY);
+    let mut reach: f64 = 0.0;
+    for b in children {
+        let (aabb_centre, aabb_half) = ((b.lo + b.hi) * 0.5, (b.hi - b.lo) * 0.5);
+        for a in 0..3 {
+            let axis = axes.column(a);
+            let centre = axis.dot(&b.obb.center);
+            let radius: f64 = (0..3).map(|j| axis.dot(&b.obb.axes.column(j)).abs() * b.obb.half[j]).sum();
+            let aligned_centre = axis.dot(&aabb_centre);
+            let aligned_radius: f64 = (0..3).map(|j| axis[j].abs() * aabb_half[j]).sum();
+            lo[a] = lo[a].min((centre - radius).max(aligned_centre - aligned_radius));
+            hi[a] = hi[a].max((centre + radius).min(aligned_centre + aligned_radius));
+        }
+        reach = reach.max(b.obb.center.amax() + b.obb.half.sum()).max(b.lo.amax()).max(b.hi.amax());
+    }
+    // The children's axes are orthonormal only to rounding (relative 1e-15 of their extents),
+    // and the projections, the midpoint and its return to the model frame each round by a few
+    // ulps of the coordinates' magnitude.
+    let margin = 1e-12 * reach + 64.0 * f64::EPSILON * (magnitude + reach);
+    let mid = (lo + hi) * 0.5;
+    Obb { axes: *axes, center: axes * mid, half: (hi - lo) * 0.5 + Vec3::repeat(margin) }
+}
+
+/// A sphere (packed centre, a bound on its rounding, packed radius) holding the two spheres
+/// stored in `children` (a node's two children, lanes 0 and 1), each of which holds its
+/// vertices exactly.
+fn enclosing_sphere(children: &NodePair) -> (Vec3, f64, f64) {
+    let s = |l: usize| {
+        let v = |k: usize| children.sphere[k].0[l] as f64;
+        (Vec3::new(v(0), v(1), v(2)), v(3))
+    };
+    let ((c1, r1), (c2, r2)) = (s(0), s(1));
+    let d = (c2 - c1).norm() * (1.0 + 4.0 * f64::EPSILON);
+    if d + r2 <= r1 {
+        return (c1, 0.0, r1);
+    }
+    if d + r1 <= r2 {
+        return (c2, 0.0, r2);
+    }
+    let radius = 0.5 * (d + r1 + r2);
+    let centre = c1 + (c2 - c1) * ((radius - r1) / d);
+    let err = 16.0 * f64::EPSILON * (c1.amax() + c2.amax() + radius);
+    (centre, err, radius)
+}
