@@ -435,10 +435,11 @@ pub unsafe extern "C" fn rpq_collide(
 /// Finds the intersecting pairs of non-adjacent triangles of one model (self-collision: a
 /// cloth folded onto itself, a surface passing through itself) and stores them in `result`,
 /// replacing what it held: each unordered pair once, the smaller id first (`id1 <= id2`).
-/// Touching counts. Triangles that share a vertex are adjacent and never reported: a vertex is
-/// shared when a corner of one triangle has exactly the coordinates of a corner of the other
-/// (so coincident distinct vertices count as shared, and adjacent triangles that also cross
-/// elsewhere are not reported). `request` may be NULL (all pairs, defaults); its `frame` does
+/// Touching counts. Triangles that share a vertex are adjacent and never reported: on a model
+/// that keeps its faces (a deformable model built from vertices and faces) when their faces
+/// name a common vertex; on any other model (a soup) when a corner of one triangle has exactly
+/// the coordinates of a corner of the other, so coincident distinct vertices count as shared.
+/// Adjacent triangles that also cross elsewhere are not reported. `request` may be NULL (all pairs, defaults); its `frame` does
 /// not apply here but must be a valid `RPQ_FRAME_*`. The counts
 /// (`rpq_collide_result_counts`) are the box tests and the leaf pairs reached.
 ///

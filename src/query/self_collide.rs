@@ -4,20 +4,26 @@
 //! # Adjacency
 //!
 //! Triangles that share a vertex or an edge touch by construction, so they are never
-//! reported. A model is a triangle soup, so "share a vertex" is decided on coordinates: two
-//! triangles are *adjacent* when some corner of one equals some corner of the other, all three
-//! coordinates compared with `==` (so `-0.0` and `0.0` are the same coordinate; every edge
-//! shared is a pair of vertices shared, so this covers edges). Consequences, by design:
+//! reported. Every edge shared is a pair of vertices shared, so "adjacent" means "sharing a
+//! vertex", decided in one of two ways:
 //!
-//! - *Coincident distinct vertices* (two mesh vertices that happen to sit at the same point,
-//!   say a sheet folded exactly onto itself with its grid aligned) are the same vertex here:
-//!   triangles meeting there are adjacent and not reported, whatever else they do. A soup
-//!   cannot tell them apart.
-//! - *Adjacent triangles that also cross elsewhere* (two faces of a fan sharing a corner with
-//!   one passing through the other, or two triangles sharing an edge folded flat onto each
-//!   other) are not reported either: the rule is "exclude every pair that shares a vertex or
-//!   an edge", not "report pairs that meet beyond their shared vertices".
-//! - Zero-area triangles follow the same rule (a point triangle shares its one vertex).
+//! - **By index**, on a model that keeps its connectivity (a deformable model,
+//!   [`Model::deformable`]): two triangles are adjacent when their faces name a common vertex.
+//!   Distinct vertices that happen to coincide (a sheet folded exactly onto itself) are
+//!   distinct: triangles meeting only there are reported. A [`Model::deformable_soup`] gives
+//!   every triangle vertices of its own, so none of its triangles are adjacent: build a cloth
+//!   from shared vertices and faces to have its neighbours excluded.
+//! - **By coordinates**, on every other model (a triangle soup): two triangles are adjacent
+//!   when some corner of one equals some corner of the other, the three coordinates compared
+//!   with `==` (so `-0.0` and `0.0` are the same coordinate). A soup cannot tell coincident
+//!   distinct vertices apart: they are the same vertex here, and triangles meeting there are
+//!   not reported, whatever else they do.
+//!
+//! Either way, *adjacent triangles that also cross elsewhere* (two faces of a fan sharing a
+//! corner with one passing through the other, or two triangles sharing an edge folded flat
+//! onto each other) are not reported: the rule is "exclude every pair that shares a vertex or
+//! an edge", not "report pairs that meet beyond their shared vertices". Zero-area triangles
+//! follow the same rule.
 //!
 //! Every other pair is reported exactly when the exact test [`triangles_intersect`] finds the
 //! two closed triangles sharing a point (touching counts), as [`super::collide`] decides it.
@@ -42,11 +48,26 @@ use crate::geometry::tri_intersect::triangles_intersect;
 use crate::math::{Mat3, Triangle, Vec3};
 use crate::model::{Model, slot_of};
 
-/// True when `a` and `b` share a vertex: some corner of one has the coordinates of some corner
-/// of the other (see the module documentation).
+/// True when `a` and `b` share a vertex by coordinates: some corner of one has the coordinates
+/// of some corner of the other (the rule for models without faces, see the module
+/// documentation).
 #[inline]
 pub fn share_a_vertex(a: &Triangle, b: &Triangle) -> bool {
     a.iter().any(|p| b.iter().any(|q| p == q))
+}
+
+/// True when faces `a` and `b` name a common vertex (the rule for models that keep faces).
+#[inline]
+pub fn share_an_index(a: &[u32; 3], b: &[u32; 3]) -> bool {
+    a.iter().any(|i| b.contains(i))
+}
+
+/// Whether triangles `i` and `j` (leaf order) of `model` are adjacent, by the model's rule.
+pub fn adjacent(model: &Model, i: usize, j: usize) -> bool {
+    match model.faces() {
+        Some(faces) => share_an_index(&faces[i], &faces[j]),
+        None => share_a_vertex(&model.triangles()[i], &model.triangles()[j]),
+    }
 }
 
 /// Finds the intersecting pairs of non-adjacent triangles of `model` (all of them, or the
@@ -97,7 +118,7 @@ fn traverse<const TEST: u8>(model: &Model, first_contact: bool, result: &mut Col
     let margins = if m <= 1e290 { Margins::new(&identity, slack) } else { Margins::no_pruning(slack) };
     let margins = &margins;
     let slots = model.collide_slots();
-    let (triangles, ids) = (model.triangles(), model.ids());
+    let (triangles, ids, faces) = (model.triangles(), model.ids(), model.faces());
     // Inner nodes whose own subtree is still to be searched for pairs.
     let mut selves: Vec<u32> = vec![0];
     let mut pending: Vec<Pending> = Vec::new();
@@ -131,7 +152,11 @@ fn traverse<const TEST: u8>(model: &Model, first_contact: bool, result: &mut Col
                     tri_tests += 1;
                     let (ta, tb) = (na.triangle(lane_a), nb.triangle(lane_b));
                     let (a, b) = (&triangles[ta], &triangles[tb]);
-                    if !share_a_vertex(a, b) && triangles_intersect(a, b) {
+                    let adjacent = match faces {
+                        Some(f) => share_an_index(&f[ta], &f[tb]),
+                        None => share_a_vertex(a, b),
+                    };
+                    if !adjacent && triangles_intersect(a, b) {
                         let (ida, idb) = (ids[ta], ids[tb]);
                         result.pairs.push(ContactPair { id1: ida.min(idb), id2: ida.max(idb) });
                         if first_contact {
@@ -223,14 +248,28 @@ mod tests {
         out
     }
 
+    /// All leaf pairs of `m` by its own adjacency rule and the exact test, as sorted id pairs.
+    fn brute_force_model(m: &Model) -> Vec<(i32, i32)> {
+        let (tris, ids) = (m.triangles(), m.ids());
+        let mut out = Vec::new();
+        for i in 0..tris.len() {
+            for j in i + 1..tris.len() {
+                if !adjacent(m, i, j) && triangles_intersect(&tris[i], &tris[j]) {
+                    out.push((ids[i].min(ids[j]), ids[i].max(ids[j])));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
     /// Every box test gives the brute force's pairs, each once; a first-contact query gives one
     /// of them (or none when there are none). Returns the pairs.
-    fn check(tris: &[Triangle], what: &str) -> Vec<(i32, i32)> {
-        let m = model(tris);
-        let want = brute_force(tris);
+    fn check_model(m: &Model, what: &str) -> Vec<(i32, i32)> {
+        let want = brute_force_model(m);
         let mut out = CollideResult::new();
         for box_test in BoxTest::ALL {
-            self_collide(&m, &CollideRequest { first_contact: false, box_test, ..Default::default() }, &mut out);
+            self_collide(m, &CollideRequest { first_contact: false, box_test, ..Default::default() }, &mut out);
             let mut got: Vec<_> = out.pairs.iter().map(|p| (p.id1, p.id2)).collect();
             assert!(got.iter().all(|&(i, j)| i < j), "{what} {box_test:?}: ordered, never (i, i)");
             let reported = got.len();
@@ -238,12 +277,19 @@ mod tests {
             got.dedup();
             assert_eq!(reported, got.len(), "{what} {box_test:?}: a pair reported twice");
             assert_eq!(got, want, "{what} {box_test:?}");
-            let n = tris.len() as u64;
+            let n = m.num_triangles() as u64;
             assert!(out.tri_tests <= n * (n - 1) / 2, "{what}: a leaf pair reached twice");
-            self_collide(&m, &CollideRequest { first_contact: true, box_test, ..Default::default() }, &mut out);
+            self_collide(m, &CollideRequest { first_contact: true, box_test, ..Default::default() }, &mut out);
             assert_eq!(out.pairs.len(), usize::from(!want.is_empty()), "{what} {box_test:?} first");
             assert!(out.pairs.iter().all(|p| want.binary_search(&(p.id1, p.id2)).is_ok()));
         }
+        want
+    }
+
+    /// [`check_model`] on a soup, whose brute force is also run in input order.
+    fn check(tris: &[Triangle], what: &str) -> Vec<(i32, i32)> {
+        let want = check_model(&model(tris), what);
+        assert_eq!(want, brute_force(tris), "{what}: the two brute forces");
         want
     }
 
@@ -386,5 +432,78 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// An indexed grid of `nx` by `ny` cells through `f`: vertices and faces.
+    fn indexed_sheet(nx: usize, ny: usize, f: impl Fn(f64, f64) -> Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+        let at = |i: usize, j: usize| (i * (ny + 1) + j) as u32;
+        let vertices = (0..=nx).flat_map(|i| (0..=ny).map(move |j| (i, j))).map(|(i, j)| f(i as f64, j as f64));
+        let mut faces = Vec::new();
+        for i in 0..nx {
+            for j in 0..ny {
+                faces.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+                faces.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+            }
+        }
+        (vertices.collect(), faces)
+    }
+
+    #[test]
+    fn models_with_faces_decide_adjacency_by_index() {
+        // The aligned exact fold: the soup hides every contact, the indexed model shows them
+        // (coincident distinct vertices are distinct).
+        let n = 6;
+        let h = 1.0 / n as f64;
+        let fold = |u: f64, v: f64| {
+            if u <= n as f64 { Vec3::new(u * h, v * h, 0.0) } else { Vec3::new((2.0 * n as f64 - u) * h, v * h, 0.0) }
+        };
+        let (vertices, faces) = indexed_sheet(2 * n, n, fold);
+        let m = Model::deformable(&vertices, &faces, None).unwrap();
+        let pairs = check_model(&m, "indexed aligned fold");
+        assert!(pairs.len() > 2 * n * n, "{}", pairs.len());
+        let soup: Vec<Triangle> = faces.iter().map(|f| f.map(|v| vertices[v as usize])).collect();
+        assert!(check(&soup, "soup aligned fold").is_empty());
+        // A deformable soup shares no index: its touching neighbours are reported.
+        let flat = sheet(4, 4, |u, v| Vec3::new(u, v, 0.0));
+        let ds = Model::deformable_soup(&flat, None).unwrap();
+        assert!(!check_model(&ds, "deformable soup").is_empty());
+    }
+
+    #[test]
+    fn deformed_sheets_after_refits_agree_with_brute_force_and_fresh_builds() {
+        let n = 14;
+        let (flat, faces) = indexed_sheet(n, n, |u, v| Vec3::new(u, v, 0.0) / n as f64);
+        let mut m = Model::deformable(&flat, &faces, None).unwrap();
+        assert!(check_model(&m, "flat deformable").is_empty());
+        let mut rng = Rng(0xc107);
+        let mut total = 0;
+        for frame in 0..8 {
+            // Folding progressively (the far half swings over and through the near one),
+            // crumpled by random bumps.
+            let angle = std::f64::consts::PI * (0.6 + 0.06 * frame as f64);
+            let bumps: Vec<(f64, f64, Vec3)> =
+                (0..6).map(|_| (rng.range(0.0, 1.0), rng.range(0.0, 1.0), rng.vec(-0.08, 0.08))).collect();
+            let moved: Vec<Vec3> = flat
+                .iter()
+                .map(|p| {
+                    let mut q = if p.x <= 0.5 {
+                        *p
+                    } else {
+                        let r = p.x - 0.5;
+                        Vec3::new(0.5 + r * angle.cos(), p.y, r * angle.sin() - 0.2 * r * r)
+                    };
+                    for &(bx, by, d) in &bumps {
+                        q += d * (-((p.x - bx).powi(2) + (p.y - by).powi(2)) / 0.02).exp();
+                    }
+                    q
+                })
+                .collect();
+            m.update_vertices(&moved).unwrap();
+            let got = check_model(&m, &format!("frame {frame}"));
+            let fresh = Model::deformable(&moved, &faces, None).unwrap();
+            assert_eq!(got, check_model(&fresh, &format!("fresh {frame}")), "frame {frame}");
+            total += got.len();
+        }
+        assert!(total > 50, "the fold should pass through the sheet ({total})");
     }
 }

@@ -1413,10 +1413,11 @@ def self_collide(model: ModelLike, first_contact: bool = False, *, box_test: str
     """The intersecting pairs of non-adjacent triangles of one model (self-collision: a cloth
     folded onto itself, a surface passing through itself); touching counts.
 
-    Triangles that share a vertex are adjacent and never reported. A model is a triangle
-    soup, so a vertex is shared when a corner of one triangle has exactly the coordinates of a
-    corner of the other: coincident distinct vertices count as shared, and adjacent triangles
-    that also cross elsewhere are not reported.
+    Triangles that share a vertex are adjacent and never reported: on a deformable model
+    (which keeps its faces) when their faces name a common vertex; on any other model (a
+    triangle soup) when a corner of one triangle has exactly the coordinates of a corner of
+    the other, so coincident distinct vertices count as shared. Adjacent triangles that also
+    cross elsewhere are not reported.
 
     Parameters
     ----------
