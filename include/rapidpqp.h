@@ -437,7 +437,9 @@ typedef struct RAPID_model RAPID_model;
 typedef struct RpqCollideResult RpqCollideResult;
 
 /**
- * A built model (opaque). Immutable: share it freely between threads.
+ * A built model (opaque). Share it freely between threads: models are immutable, but for
+ * deformable ones, whose vertex updates wait for no query (a call that finds the model in
+ * use by a conflicting one returns `RPQ_ERR_BUSY`).
  */
 typedef struct RpqModel RpqModel;
 
@@ -646,6 +648,21 @@ typedef struct PQP_ToleranceResult {
     double p2[3];
     int qsize;
 } PQP_ToleranceResult;
+
+/**
+ * What a vertex update did.
+ */
+typedef struct RpqRefitReport {
+    /**
+     * The refitted tree's cost over its cost at the last build: 1 is as good as built (see
+     * `rpq_model_degradation`). Measured before any rebuild the update made.
+     */
+    double degradation;
+    /**
+     * Nonzero when the update rebuilt the tree (degradation above the model's threshold).
+     */
+    int rebuilt;
+} RpqRefitReport;
 
 /**
  * What a model's triangles make as the boundary of a solid (see the README, "Solid facts and
@@ -1029,6 +1046,19 @@ typedef struct collision_pair {
  * misoriented edges (`rpq_model_solid_facts` counts them). Nothing was computed.
  */
 #define RPQ_ERR_NOT_CLOSED 11
+
+/**
+ * The model was not built deformable (`rpq_model_build_deformable`), so its vertices cannot
+ * be updated. Nothing changed.
+ */
+#define RPQ_ERR_NOT_DEFORMABLE 12
+
+/**
+ * A deformable model is in use by another call: a query while its vertices are being
+ * updated, or an update while it is queried or updated. Nothing was done; retry when the
+ * other call has returned.
+ */
+#define RPQ_ERR_BUSY 13
 
 #ifdef __cplusplus
 extern "C" {
@@ -1585,6 +1615,111 @@ int RAPID_CollideScaled(double (*r1)[3],
                         double s2,
                         struct RAPID_model *o2,
                         int flag);
+
+/**
+ * Builds a deformable model from `num_vertices` vertices (3 doubles each) and `num_faces`
+ * triangles (3 zero-based `uint32_t` vertex indices each), triangle k reporting `ids[k]` (k
+ * when `ids` is NULL). Its vertices can then be moved (`rpq_model_update_vertices`,
+ * `rpq_model_update_vertex_subset`); it answers every query as any model. It costs 12 bytes
+ * a triangle more than `rpq_model_build_indexed` (the faces, kept to refit). For a triangle
+ * soup, pass vertex `3k + c` as corner c of triangle k and faces `{3k, 3k + 1, 3k + 2}`.
+ *
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_EMPTY_MODEL` (no faces), `RPQ_ERR_NON_FINITE` (a
+ * NaN or infinite coordinate in any vertex, used or not), `RPQ_ERR_OUT_OF_RANGE` (beyond
+ * 2^1000), `RPQ_ERR_INVALID_ARGUMENT` (an index out of range, or more than 2^31 - 1
+ * triangles or 2^32 - 1 vertices), `RPQ_ERR_OUT_OF_MEMORY`.
+ *
+ * # Safety
+ * The arrays hold the stated numbers of elements; `ids` may be NULL; `out_model` is writable.
+ */
+RpqStatus rpq_model_build_deformable(const double *vertices,
+                                     size_t num_vertices,
+                                     const uint32_t *faces,
+                                     size_t num_faces,
+                                     const int32_t *ids,
+                                     struct RpqModel **out_model);
+
+/**
+ * Moves every vertex of a deformable model: `vertices` holds `num_vertices` new positions
+ * (3 doubles each), one per vertex the model was built with, and refits the hierarchy
+ * (linear time), rebuilding it when its degradation passes the model's threshold
+ * (`rpq_model_set_rebuild_threshold`). `out_report` may be NULL; it is written on success.
+ * Every query after the update is exact for the new positions.
+ *
+ * Errors (the model unchanged): `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE` (not a live
+ * native model: legacy PQP and RAPID models are not deformable),
+ * `RPQ_ERR_NOT_DEFORMABLE` (built by another `rpq_model_build*`), `RPQ_ERR_BUSY` (another
+ * call is using the model), `RPQ_ERR_INVALID_ARGUMENT` (`num_vertices` is not the model's),
+ * `RPQ_ERR_NON_FINITE`, `RPQ_ERR_OUT_OF_RANGE`, `RPQ_ERR_OUT_OF_MEMORY`.
+ *
+ * # Safety
+ * `vertices` holds `3 * num_vertices` doubles; `out_report` is NULL or writable; `model` is
+ * not freed during the call.
+ */
+RpqStatus rpq_model_update_vertices(struct RpqModel *model,
+                                    const double *vertices,
+                                    size_t num_vertices,
+                                    struct RpqRefitReport *out_report);
+
+/**
+ * Moves the `count` vertices `indices[k]` to `positions[3k..3k+3]` (each index below the
+ * model's number of vertices, none twice), the others staying, and refits as
+ * `rpq_model_update_vertices` (the whole tree: time linear in the model's size). `count` 0
+ * refits in place. Errors as `rpq_model_update_vertices`, and `RPQ_ERR_INVALID_ARGUMENT` for
+ * an index out of range or repeated.
+ *
+ * # Safety
+ * `indices` holds `count` indices and `positions` `3 * count` doubles (either may be NULL
+ * when `count` is 0); `out_report` is NULL or writable; `model` is not freed during the call.
+ */
+RpqStatus rpq_model_update_vertex_subset(struct RpqModel *model,
+                                         const uint32_t *indices,
+                                         const double *positions,
+                                         size_t count,
+                                         struct RpqRefitReport *out_report);
+
+/**
+ * Rebuilds a deformable model's hierarchy from its current vertex positions (as a fresh
+ * build of its triangles would), resetting its degradation to 1. Errors as
+ * `rpq_model_update_vertices` (argument errors aside).
+ *
+ * # Safety
+ * `model` is not freed during the call.
+ */
+RpqStatus rpq_model_rebuild(struct RpqModel *model);
+
+/**
+ * A deformable model's degradation: the summed surface area of its inner nodes' boxes over
+ * the surface area of its vertices' axis-aligned bounding box, divided by the same figure
+ * at its last build. 1 just after a build; refitting unmoved vertices gives a little more
+ * (boxes of boxes); large values mean queries visit many more nodes than on a fresh tree.
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_NOT_DEFORMABLE`,
+ * `RPQ_ERR_BUSY` (an update is running). `*out` is written on success only.
+ *
+ * # Safety
+ * `out` is NULL or writable; `model` is not freed during the call.
+ */
+RpqStatus rpq_model_degradation(const struct RpqModel *model, double *out);
+
+/**
+ * Sets the degradation past which an update rebuilds a deformable model's tree (default 2):
+ * at least 1, or `INFINITY` to rebuild only on request (`rpq_model_rebuild`). Errors:
+ * `RPQ_ERR_INVALID_ARGUMENT` (below 1 or NaN), and the handle errors of
+ * `rpq_model_update_vertices`. Nothing changes on error.
+ *
+ * # Safety
+ * `model` is not freed during the call.
+ */
+RpqStatus rpq_model_set_rebuild_threshold(struct RpqModel *model, double threshold);
+
+/**
+ * Number of vertices of a deformable model (what `rpq_model_update_vertices` takes); 0 for
+ * any other model, NULL, an invalid handle or a model being updated.
+ *
+ * # Safety
+ * `model` is not freed during the call.
+ */
+size_t rpq_model_num_vertices(const struct RpqModel *model);
 
 /**
  * Bytes `rpq_model_serialize` needs for `model` (0 for NULL or an invalid handle).

@@ -24,6 +24,7 @@ mod motion;
 mod nbody;
 mod originals;
 mod peers;
+mod refit;
 mod selfcollide;
 mod shapes;
 mod solid;
@@ -38,7 +39,7 @@ const PASSES: usize = 5;
 const TRAJECTORY_STEPS: usize = 1000;
 
 /// The scenes, in the order a full run takes them: name and what it measures.
-const SCENES: [(&str, &str); 19] = [
+const SCENES: [(&str, &str); 20] = [
     ("tori", "legacy C entry points, Rust core, originals and FCL on the tori fixture case"),
     ("soup", "the same on the soup fixture case"),
     ("bunny_sphere", "the same on the bunny_sphere fixture case"),
@@ -59,6 +60,10 @@ const SCENES: [(&str, &str); 19] = [
     (
         "solid",
         "closest point, signed distance, containment, rays, solid collide and separation, with parry3d-f64 and trimesh",
+    ),
+    (
+        "refit",
+        "deformable models: refit vs rebuild time, queries after each, on a cloth over the bunny and a wobbling bunny",
     ),
     (
         "motion",
@@ -211,6 +216,9 @@ fn main() {
     }
     if run("motion") {
         csvs.extend(motion::run(repeats, &mut failures));
+    }
+    if run("refit") {
+        csvs.push(refit::run(options.quick, repeats, &mut failures));
     }
     if bench.has_rows() {
         bench.print_peers();

@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use super::all_finite;
 use super::guard;
 use super::native::{
-    RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_INVALID_SCALE, RPQ_ERR_NON_FINITE, RPQ_ERR_NOT_ROTATION,
-    RPQ_ERR_NULL_POINTER, RPQ_ERR_OUT_OF_MEMORY, RPQ_ERR_OUT_OF_RANGE, RPQ_OK, RpqCollideRequest, RpqDistanceRequest,
-    RpqModel, RpqPose, RpqStatus, model_ref, read_pose,
+    ModelRef, RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_INVALID_SCALE, RPQ_ERR_NON_FINITE,
+    RPQ_ERR_NOT_ROTATION, RPQ_ERR_NULL_POINTER, RPQ_ERR_OUT_OF_MEMORY, RPQ_ERR_OUT_OF_RANGE, RPQ_OK, RpqCollideRequest,
+    RpqDistanceRequest, RpqModel, RpqPose, RpqStatus, model_ref, read_pose,
 };
 use super::pose::{self, queue_size};
 use crate::math::Placement;
@@ -316,6 +316,8 @@ unsafe fn write_point(out: *mut f64, i: usize, p: [f64; 3]) {
 struct Batch<'a> {
     m1: &'a Model,
     m2: &'a Model,
+    /// The borrows of `m1` and `m2`, held as long as the batch.
+    _borrows: [ModelRef<'a>; 2],
     poses1: Vec<Placement>,
     poses2: Vec<Placement>,
     /// Number of queries.
@@ -344,7 +346,7 @@ impl<'a> Batch<'a> {
         let poses1 = unsafe { read_poses(poses1, num_poses1) }?;
         // SAFETY: forwarded contract.
         let poses2 = unsafe { read_poses(poses2, num_poses2) }?;
-        Ok(Batch { m1, m2, poses1, poses2, n })
+        Ok(Batch { m1: m1.get(), m2: m2.get(), _borrows: [m1, m2], poses1, poses2, n })
     }
 
     fn pose1(&self, i: usize) -> &Placement {

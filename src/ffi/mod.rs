@@ -12,6 +12,7 @@ pub mod native;
 pub mod pose;
 pub mod pqp;
 pub mod rapid;
+pub mod refit;
 pub mod serialize;
 pub mod solid;
 pub mod sweep;

@@ -3,6 +3,7 @@
 //! result object.
 
 use std::ffi::{c_char, c_int};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::handle::{self, Handle, Kind};
 use super::pose::{self, PoseError};
@@ -43,6 +44,13 @@ pub const RPQ_ERR_OUT_OF_RANGE: RpqStatus = 10;
 /// A query on solids was given a model that is not closed: it has boundary, non-manifold or
 /// misoriented edges (`rpq_model_solid_facts` counts them). Nothing was computed.
 pub const RPQ_ERR_NOT_CLOSED: RpqStatus = 11;
+/// The model was not built deformable (`rpq_model_build_deformable`), so its vertices cannot
+/// be updated. Nothing changed.
+pub const RPQ_ERR_NOT_DEFORMABLE: RpqStatus = 12;
+/// A deformable model is in use by another call: a query while its vertices are being
+/// updated, or an update while it is queried or updated. Nothing was done; retry when the
+/// other call has returned.
+pub const RPQ_ERR_BUSY: RpqStatus = 13;
 
 /// Box-pair test: the library's default, chosen by measurement (today the dual OBB-sphere
 /// test, `RPQ_BOX_TEST_DUAL`). A zero-filled request gets it.
@@ -132,9 +140,52 @@ impl RpqCollideRequest {
 /// An intersecting triangle pair: `id1` of model 1's triangle, `id2` of model 2's.
 pub type RpqContactPair = ContactPair;
 
-/// A built model (opaque). Immutable: share it freely between threads.
+/// A built model (opaque). Share it freely between threads: models are immutable, but for
+/// deformable ones, whose vertex updates wait for no query (a call that finds the model in
+/// use by a conflicting one returns `RPQ_ERR_BUSY`).
 pub struct RpqModel {
     pub(crate) model: Model,
+    /// Whether `model` is deformable (set at creation, never changed): only deformable models
+    /// count their borrows.
+    deformable: bool,
+    /// A deformable model's borrows: the number of calls reading it, plus [`WRITER`] while an
+    /// update has it.
+    borrows: AtomicU32,
+}
+
+/// [`RpqModel::borrows`]' mark of an update in progress.
+const WRITER: u32 = 1 << 31;
+
+/// A borrowed model: derefs to the [`Model`]; a deformable model's borrow ends when this
+/// is dropped.
+pub(crate) struct ModelRef<'a> {
+    model: &'a Model,
+    borrows: Option<&'a AtomicU32>,
+}
+
+impl<'a> ModelRef<'a> {
+    /// The model, for as long as the handle lives: use it only while this borrow is held.
+    #[inline(always)]
+    pub(crate) fn get(&self) -> &'a Model {
+        self.model
+    }
+}
+
+impl std::ops::Deref for ModelRef<'_> {
+    type Target = Model;
+    #[inline(always)]
+    fn deref(&self) -> &Model {
+        self.model
+    }
+}
+
+impl Drop for ModelRef<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if let Some(b) = self.borrows {
+            b.fetch_sub(1, Ordering::Release);
+        }
+    }
 }
 
 // SAFETY: the only type of kind RpqModel.
@@ -162,20 +213,71 @@ pub(crate) fn status_of(error: BuildError) -> RpqStatus {
 }
 
 /// Borrows a model handle: `RPQ_ERR_NULL_POINTER` for NULL, `RPQ_ERR_INVALID_HANDLE` for
-/// anything that is not a live model (freed, foreign, wild, or another kind of handle). Nothing
-/// is read through an invalid handle.
+/// anything that is not a live model (freed, foreign, wild, or another kind of handle),
+/// `RPQ_ERR_BUSY` for a deformable model whose vertices are being updated. Nothing is read
+/// through an invalid handle.
 ///
 /// # Safety
 /// When `model` is a live model, it is not freed while the borrow is in use.
 #[inline(always)]
-pub(crate) unsafe fn model_ref<'a>(model: *const RpqModel) -> Result<&'a Model, RpqStatus> {
+pub(crate) unsafe fn model_ref<'a>(model: *const RpqModel) -> Result<ModelRef<'a>, RpqStatus> {
     if model.is_null() {
         return Err(RPQ_ERR_NULL_POINTER);
     }
-    match handle::get(model) {
-        // SAFETY: the registry says it is a live RpqModel; the caller keeps it alive.
-        Some(object) => Ok(unsafe { &object.as_ref().model }),
-        None => Err(RPQ_ERR_INVALID_HANDLE),
+    let Some(object) = handle::get(model) else {
+        return Err(RPQ_ERR_INVALID_HANDLE);
+    };
+    let object = object.as_ptr();
+    // SAFETY: the registry says it is a live RpqModel; the caller keeps it alive. Only fields
+    // are borrowed (never the whole object), and `model` only while no update holds it:
+    // `deformable` and `borrows` are never written through a `&mut`.
+    unsafe {
+        if !(*object).deformable {
+            return Ok(ModelRef { model: &(*object).model, borrows: None });
+        }
+        let borrows = &(*object).borrows;
+        if borrows.fetch_add(1, Ordering::Acquire) & WRITER != 0 {
+            borrows.fetch_sub(1, Ordering::Relaxed);
+            return Err(RPQ_ERR_BUSY);
+        }
+        Ok(ModelRef { model: &(*object).model, borrows: Some(borrows) })
+    }
+}
+
+/// Runs `update` with exclusive use of a deformable model: `RPQ_ERR_NOT_DEFORMABLE` for a
+/// model that is not, `RPQ_ERR_BUSY` while any other call borrows it, and the handle errors of
+/// [`model_ref`].
+///
+/// # Safety
+/// When `model` is a live model, it is not freed during the call.
+pub(crate) unsafe fn with_model_mut(model: *mut RpqModel, update: impl FnOnce(&mut Model) -> RpqStatus) -> RpqStatus {
+    if model.is_null() {
+        return RPQ_ERR_NULL_POINTER;
+    }
+    let Some(object) = handle::get(model) else {
+        return RPQ_ERR_INVALID_HANDLE;
+    };
+    let object = object.as_ptr();
+    // SAFETY: live per the registry and the caller. `deformable` is read by value; `borrows`
+    // is shared (atomic); `model` is borrowed mutably only while `borrows` holds WRITER, which
+    // it gets only when no reader or writer holds it, and keeps out any new one.
+    unsafe {
+        if !(*object).deformable {
+            return RPQ_ERR_NOT_DEFORMABLE;
+        }
+        let borrows = &(*object).borrows;
+        if borrows.compare_exchange(0, WRITER, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            return RPQ_ERR_BUSY;
+        }
+        // Released however `update` ends (a panic included), so that the model stays usable.
+        struct Release<'a>(&'a AtomicU32);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_and(!WRITER, Ordering::Release);
+            }
+        }
+        let _release = Release(borrows);
+        update(&mut (*object).model)
     }
 }
 
@@ -211,7 +313,8 @@ pub(crate) unsafe fn read_pose(pose: *const RpqPose) -> Result<Placement, RpqSta
 
 /// Registers a built model as a new handle; `RPQ_ERR_OUT_OF_MEMORY` when that fails.
 pub(crate) fn model_handle(model: Model) -> Result<*mut RpqModel, RpqStatus> {
-    handle::create(RpqModel { model }).ok_or(RPQ_ERR_OUT_OF_MEMORY)
+    let deformable = model.is_deformable();
+    handle::create(RpqModel { model, deformable, borrows: AtomicU32::new(0) }).ok_or(RPQ_ERR_OUT_OF_MEMORY)
 }
 
 /// Builds a model from `num_triangles` triangles given as 9 doubles each (`x y z` of the
@@ -418,6 +521,7 @@ pub unsafe extern "C" fn rpq_collide(
             let out = unsafe { collide_result_mut(result) }?;
             let m1 = unsafe { model_ref(model1) }?;
             let m2 = unsafe { model_ref(model2) }?;
+            let (m1, m2) = (&*m1, &*m2);
             let p1 = unsafe { read_pose(pose1) }?;
             let p2 = unsafe { read_pose(pose2) }?;
             let request =
@@ -546,6 +650,8 @@ pub extern "C" fn rpq_status_message(status: RpqStatus) -> *const c_char {
         RPQ_ERR_NOT_ROTATION => b"a pose's rotation is not a rotation within the rotation tolerance\0",
         RPQ_ERR_OUT_OF_RANGE => b"a coordinate (of a model, or placed in the other model's frame) exceeds 2^1000, or the relative scale leaves [2^-1000, 2^1000]\0",
         RPQ_ERR_NOT_CLOSED => b"the model is not closed: it has boundary, non-manifold or misoriented edges (rpq_model_solid_facts counts them)\0",
+        RPQ_ERR_NOT_DEFORMABLE => b"the model was not built deformable (rpq_model_build_deformable)\0",
+        RPQ_ERR_BUSY => b"the deformable model is in use by another call (a query during a vertex update, or an update during a query or update)\0",
         _ => b"unknown status code\0",
     };
     text.as_ptr().cast()
@@ -644,6 +750,7 @@ pub unsafe extern "C" fn rpq_distance(
         let run = || -> Result<(), RpqStatus> {
             let m1 = unsafe { model_ref(model1) }?;
             let m2 = unsafe { model_ref(model2) }?;
+            let (m1, m2) = (&*m1, &*m2);
             let p1 = unsafe { read_pose(pose1) }?;
             let p2 = unsafe { read_pose(pose2) }?;
             let request = if request.is_null() { RpqDistanceRequest::default() } else { unsafe { *request } };
@@ -702,6 +809,7 @@ pub unsafe extern "C" fn rpq_tolerance(
         let run = || -> Result<(), RpqStatus> {
             let m1 = unsafe { model_ref(model1) }?;
             let m2 = unsafe { model_ref(model2) }?;
+            let (m1, m2) = (&*m1, &*m2);
             let p1 = unsafe { read_pose(pose1) }?;
             let p2 = unsafe { read_pose(pose2) }?;
             if tolerance.is_nan() {

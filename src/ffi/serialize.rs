@@ -16,7 +16,7 @@ use crate::serialize::{model_from_bytes, model_to_bytes, serialized_size};
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpq_model_serialized_size(model: *const RpqModel) -> usize {
     // SAFETY: forwarded contract.
-    guard(0, || unsafe { model_ref(model) }.map_or(0, serialized_size))
+    guard(0, || unsafe { model_ref(model) }.map_or(0, |m| serialized_size(&m)))
 }
 
 /// Writes `model`, its hierarchy included, to `buf` (`len` bytes, at least
@@ -46,10 +46,10 @@ pub unsafe extern "C" fn rpq_model_serialize(
         if buf.is_null() {
             return RPQ_ERR_NULL_POINTER;
         }
-        if len < serialized_size(m) {
+        if len < serialized_size(&m) {
             return RPQ_ERR_INVALID_ARGUMENT;
         }
-        let bytes = model_to_bytes(m);
+        let bytes = model_to_bytes(&m);
         // SAFETY: buf holds len >= bytes.len() writable bytes, and cannot overlap the fresh Vec.
         unsafe {
             std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf, bytes.len());

@@ -322,6 +322,7 @@ unsafe fn point_batch<R: Send>(
 ) -> Result<Vec<R>, RpqStatus> {
     // SAFETY: forwarded contract.
     let m = unsafe { model_ref(model) }?;
+    let m = &*m;
     if n > 0 && !out {
         return Err(RPQ_ERR_NULL_POINTER);
     }
@@ -557,6 +558,7 @@ pub unsafe extern "C" fn rpq_ray_cast(
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
             let m = unsafe { model_ref(model) }?;
+            let m = &*m;
             let n = broadcast(num_origins, num_directions)?;
             if max_t.is_nan() || max_t < 0.0 {
                 return Err(RPQ_ERR_INVALID_ARGUMENT);
@@ -652,6 +654,7 @@ pub unsafe extern "C" fn rpq_segment_hits(
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
             let m = unsafe { model_ref(model) }?;
+            let m = &*m;
             if a.is_null() || b.is_null() || out_count.is_null() || (out.is_null() && capacity > 0) {
                 return Err(RPQ_ERR_NULL_POINTER);
             }
@@ -694,6 +697,7 @@ pub(super) unsafe fn pair_query<T>(
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
             let (m1, m2) = (unsafe { model_ref(m1) }?, unsafe { model_ref(m2) }?);
+            let (m1, m2) = (&*m1, &*m2);
             let (p1, p2) = (unsafe { read_pose(p1) }?, unsafe { read_pose(p2) }?);
             let answer = query(m1, &p1, m2, &p2)?;
             unsafe { *out = answer };

@@ -255,6 +255,7 @@ pub unsafe extern "C" fn rpq_sweep_batch(
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
             let (m1, m2) = (unsafe { model_ref(m1) }?, unsafe { model_ref(m2) }?);
+            let (m1, m2) = (&*m1, &*m2);
             let (p1, p2) = (unsafe { read_pose(p1) }?, unsafe { read_pose(p2) }?);
             check_s_max(s_max).map_err(query_status)?;
             if n == 0 {
@@ -385,12 +386,15 @@ pub unsafe extern "C" fn rpq_removal_directions(
             if num_parts > 0 && (models.is_null() || poses.is_null()) {
                 return Err(RPQ_ERR_NULL_POINTER);
             }
-            let mut parts = Vec::new();
+            let (mut parts, mut borrows) = (Vec::new(), Vec::new());
             parts.try_reserve_exact(num_parts).map_err(|_| RPQ_ERR_OUT_OF_MEMORY)?;
+            borrows.try_reserve_exact(num_parts).map_err(|_| RPQ_ERR_OUT_OF_MEMORY)?;
             for k in 0..num_parts {
                 let model = unsafe { model_ref(*models.add(k)) }?;
                 let placement = unsafe { read_pose(poses.add(k)) }?;
-                parts.push(Part { model, placement });
+                // (`borrows` keeps the models borrowed until the parts are dropped.)
+                parts.push(Part { model: model.get(), placement });
+                borrows.push(model);
             }
             if moving >= num_parts || distance.is_nan() || distance < 0.0 {
                 return Err(RPQ_ERR_INVALID_ARGUMENT);

@@ -139,6 +139,7 @@ def _fail(status: int, what: str) -> None:
         N.RPQ_ERR_INVALID_HANDLE,
         N.RPQ_ERR_NOT_ROTATION,
         N.RPQ_ERR_OUT_OF_RANGE,
+        N.RPQ_ERR_NOT_DEFORMABLE,
     ):
         raise ValueError(message)
     if status == N.RPQ_ERR_OUT_OF_MEMORY:
@@ -572,6 +573,14 @@ class Pose:
 # Models
 
 
+def _load_deformable(cls: type, vertices: Any, faces: Any, ids: Any, threshold: float) -> "Model":
+    """Unpickling and copying helper: a deformable model rebuilt from its positions."""
+    m = cls(vertices, faces, ids, deformable=True)
+    if threshold != 2.0:
+        m.set_rebuild_threshold(threshold)
+    return m
+
+
 def _load_model(data: bytes, cls: type = None) -> "Model":  # type: ignore[assignment]
     """Unpickling helper: a model from :meth:`Model.to_bytes` output."""
     return (cls or Model).from_bytes(data)
@@ -584,6 +593,13 @@ class Model:
     does not rebuild), so it crosses ``multiprocessing`` boundaries. Contact pairs report each
     triangle's id: ``ids[k]`` for triangle (face) ``k``, or ``k`` itself by default.
 
+    A model built with ``deformable=True`` is the exception: its vertices can be moved
+    (:meth:`update_vertices`), which refits its hierarchy in linear time; every query stays
+    exact. It must not be queried while an update runs (a query or update that overlaps
+    another update raises :class:`RapidPQPError` with status ``RPQ_ERR_BUSY``). It costs 12
+    bytes a triangle more in the library, and the package keeps a copy of its vertices, faces
+    and ids (to copy and pickle it: a copy or an unpickled model is rebuilt from them).
+
     Parameters
     ----------
     vertices : array_like, shape (N, 3)
@@ -592,9 +608,11 @@ class Model:
         Zero-based vertex indices of the M >= 1 triangles.
     ids : array_like of int, shape (M,), optional
         32-bit ids reported for the triangles in contact results.
+    deformable : bool, optional
+        Keep the connectivity so that :meth:`update_vertices` can move the vertices.
     """
 
-    __slots__ = ("_handle", "_num_triangles", "__weakref__")
+    __slots__ = ("_handle", "_num_triangles", "_deform", "__weakref__")
 
     # The native handle is never exposed: a model is immutable, so no attribute can be set or
     # deleted. Even a handle forced in with object.__setattr__ cannot crash the interpreter:
@@ -606,10 +624,11 @@ class Model:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"rapidpqp.Model is immutable: cannot delete {name!r}")
 
-    def __init__(self, vertices: Any, faces: Any, ids: Any = None):
+    def __init__(self, vertices: Any, faces: Any, ids: Any = None, *, deformable: bool = False):
         if getattr(self, "_handle", None) is not None:
             raise RuntimeError("this Model is already built; models are immutable")
         _set_slot(self, "_handle", None)
+        _set_slot(self, "_deform", None)
         v = _float_array(vertices, "vertices")
         if v.ndim != 2 or v.shape[1] != 3:
             raise ValueError(f"vertices: expected an array of shape (N, 3), got shape {v.shape}")
@@ -630,7 +649,8 @@ class Model:
         faces32 = np.ascontiguousarray(f, dtype=np.uint32)
         id_array = _ids_array(ids, m)
         out = ctypes.c_void_p()
-        status = LIB.rpq_model_build_indexed(
+        build = LIB.rpq_model_build_deformable if deformable else LIB.rpq_model_build_indexed
+        status = build(
             v.ctypes.data,
             v.shape[0],
             faces32.ctypes.data,
@@ -642,19 +662,28 @@ class Model:
             _fail(status, "Model")
         _set_slot(self, "_handle", out.value)
         _set_slot(self, "_num_triangles", m)
+        if deformable:
+            # What a copy or an unpickled model is rebuilt from (kept current by updates).
+            _set_slot(self, "_deform", {"vertices": v.copy(), "faces": faces32, "ids": id_array, "threshold": 2.0})
 
     @classmethod
-    def from_triangles(cls, triangles: Any, ids: Any = None) -> "Model":
-        """A model from an (M, 3, 3) array: ``triangles[k, j]`` is corner j of triangle k."""
+    def from_triangles(cls, triangles: Any, ids: Any = None, *, deformable: bool = False) -> "Model":
+        """A model from an (M, 3, 3) array: ``triangles[k, j]`` is corner j of triangle k.
+        Deformable, its vertices are the 3M corners in that order (vertex ``3k + j`` is
+        ``triangles[k, j]``)."""
         t = _float_array(triangles, "triangles")
         if t.ndim != 3 or t.shape[1:] != (3, 3):
             raise ValueError(f"triangles: expected an array of shape (M, 3, 3), got shape {t.shape}")
         if t.shape[0] == 0:
             raise ValueError("triangles: a model needs at least one triangle, got none")
+        if deformable:
+            faces = np.arange(3 * t.shape[0], dtype=np.int64).reshape(-1, 3)
+            return cls(t.reshape(-1, 3), faces, ids, deformable=True)
         _require_finite(t, "triangles")
         id_array = _ids_array(ids, t.shape[0])
         self = cls.__new__(cls)
         _set_slot(self, "_handle", None)
+        _set_slot(self, "_deform", None)
         out = ctypes.c_void_p()
         status = LIB.rpq_model_build(
             t.ctypes.data,
@@ -693,6 +722,7 @@ class Model:
         buf = bytes(data)
         self = cls.__new__(cls)
         _set_slot(self, "_handle", None)
+        _set_slot(self, "_deform", None)
         out = ctypes.c_void_p()
         status = LIB.rpq_model_deserialize(buf, len(buf), ctypes.byref(out))
         if status == N.RPQ_ERR_INVALID_ARGUMENT:
@@ -715,13 +745,128 @@ class Model:
         return buf.raw[: written.value]
 
     def __reduce__(self) -> Any:
+        d = getattr(self, "_deform", None)
+        if d is not None:
+            return (_load_deformable, (type(self), d["vertices"], d["faces"], d["ids"], d["threshold"]))
         return (_load_model, (self.to_bytes(), type(self)))
 
     def __copy__(self) -> "Model":
+        # An immutable model is its own copy; a deformable one is rebuilt (an independent one).
+        d = getattr(self, "_deform", None)
+        if d is not None:
+            return _load_deformable(type(self), d["vertices"], d["faces"], d["ids"], d["threshold"])
         return self
 
     def __deepcopy__(self, memo: Any) -> "Model":
-        return self
+        return self.__copy__()
+
+    # -- Deformable models --------------------------------------------------------------------
+
+    @property
+    def deformable(self) -> bool:
+        """Whether the vertices can be moved (:meth:`update_vertices`)."""
+        _model_handle(self, "model")
+        return self._deform is not None
+
+    @property
+    def num_vertices(self) -> int:
+        """Number of vertices of a deformable model (what :meth:`update_vertices` takes); 0 for
+        another."""
+        return int(LIB.rpq_model_num_vertices(_model_handle(self, "model")))
+
+    @property
+    def vertices(self) -> np.ndarray:
+        """A deformable model's current vertex positions (a read-only view)."""
+        d = self._require_deformable("vertices")
+        view = d["vertices"].view()
+        view.flags.writeable = False
+        return view
+
+    def _require_deformable(self, what: str) -> dict:
+        _model_handle(self, "model")
+        if self._deform is None:
+            raise ValueError(f"{what}: the model was not built deformable (Model(..., deformable=True))")
+        return self._deform
+
+    def update_vertices(self, vertices: Any, indices: Any = None) -> "RefitReport":
+        """Moves the vertices and refits the hierarchy (linear time), rebuilding it when its
+        :attr:`degradation` passes :attr:`rebuild_threshold`. Every query after the update is
+        exact for the new positions.
+
+        ``vertices``: shape (num_vertices, 3), every vertex's new position; or, with
+        ``indices`` (K distinct vertex indices), shape (K, 3): the new positions of those
+        vertices, the others staying. Coordinates must be finite. On error nothing changes.
+        The model must not be queried while this runs (see the class documentation)."""
+        d = self._require_deformable("update_vertices")
+        v = _float_array(vertices, "vertices")
+        n = d["vertices"].shape[0]
+        if indices is None:
+            if v.shape != (n, 3):
+                raise ValueError(f"vertices: expected shape ({n}, 3), one position per vertex, got shape {v.shape}")
+            idx = None
+        else:
+            idx = _array(indices, "indices", "iu", "an integer array of vertex indices")
+            if idx.ndim != 1:
+                raise ValueError(f"indices: expected shape (K,), got shape {idx.shape}")
+            if v.shape != (idx.shape[0], 3):
+                raise ValueError(f"vertices: expected shape ({idx.shape[0]}, 3), one per index, got shape {v.shape}")
+            if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= n):
+                bad = int(idx.min()) if int(idx.min()) < 0 else int(idx.max())
+                raise ValueError(f"indices: vertex index {bad} out of range for {n} vertices")
+            if np.unique(idx).size != idx.size:
+                raise ValueError("indices: a vertex index appears twice")
+            idx = np.ascontiguousarray(idx, dtype=np.uint32)
+        _require_finite(v, "vertices")
+        report = N.RpqRefitReport()
+        h = _model_handle(self, "model")
+        if idx is None:
+            status = LIB.rpq_model_update_vertices(h, v.ctypes.data, n, ctypes.byref(report))
+        else:
+            status = LIB.rpq_model_update_vertex_subset(
+                h, idx.ctypes.data, v.ctypes.data, idx.shape[0], ctypes.byref(report)
+            )
+        if status != N.RPQ_OK:
+            _fail(status, "update_vertices")
+        if idx is None:
+            d["vertices"] = v.copy()
+        else:
+            d["vertices"][idx] = v
+        return RefitReport(float(report.degradation), bool(report.rebuilt))
+
+    def rebuild(self) -> None:
+        """Rebuilds a deformable model's hierarchy from its current positions (the degradation
+        goes back to 1)."""
+        self._require_deformable("rebuild")
+        status = LIB.rpq_model_rebuild(_model_handle(self, "model"))
+        if status != N.RPQ_OK:
+            _fail(status, "rebuild")
+
+    @property
+    def degradation(self) -> float:
+        """A deformable model's tree quality: the summed surface area of its inner boxes over
+        the surface area of its vertices' bounding box, divided by the same at the last build.
+        1 just after a build; refitting unmoved vertices gives a little more."""
+        self._require_deformable("degradation")
+        out = ctypes.c_double()
+        status = LIB.rpq_model_degradation(_model_handle(self, "model"), ctypes.byref(out))
+        if status != N.RPQ_OK:
+            _fail(status, "degradation")
+        return out.value
+
+    @property
+    def rebuild_threshold(self) -> float:
+        """The degradation past which an update rebuilds the tree (default 2)."""
+        return float(self._require_deformable("rebuild_threshold")["threshold"])
+
+    def set_rebuild_threshold(self, threshold: float) -> None:
+        """Sets :attr:`rebuild_threshold`: at least 1, or ``math.inf`` to rebuild only on
+        request (:meth:`rebuild`)."""
+        d = self._require_deformable("set_rebuild_threshold")
+        t = _real(threshold, "threshold")
+        status = LIB.rpq_model_set_rebuild_threshold(_model_handle(self, "model"), t)
+        if status != N.RPQ_OK:
+            _fail(status, "set_rebuild_threshold")
+        d["threshold"] = t
 
     @property
     def num_triangles(self) -> int:
@@ -1027,6 +1172,15 @@ class Model:
 
 # ---------------------------------------------------------------------------------------------
 # Results
+
+
+class RefitReport(NamedTuple):
+    """What :meth:`Model.update_vertices` did."""
+
+    #: The refitted tree's :attr:`Model.degradation`, before any rebuild this update made.
+    degradation: float
+    #: Whether the update rebuilt the tree (degradation above the threshold).
+    rebuilt: bool
 
 
 class CollideResult(NamedTuple):

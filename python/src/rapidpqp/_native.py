@@ -48,6 +48,8 @@ RPQ_ERR_INTERNAL = 8
 RPQ_ERR_NOT_ROTATION = 9
 RPQ_ERR_OUT_OF_RANGE = 10
 RPQ_ERR_NOT_CLOSED = 11
+RPQ_ERR_NOT_DEFORMABLE = 12
+RPQ_ERR_BUSY = 13
 
 RPQ_BOX_TEST_DEFAULT = 0
 RPQ_BOX_TEST_SAT15 = 1
@@ -123,6 +125,10 @@ class RpqDistanceResult(ctypes.Structure):
         ("bv_tests", ctypes.c_uint64),
         ("tri_tests", ctypes.c_uint64),
     ]
+
+
+class RpqRefitReport(ctypes.Structure):
+    _fields_ = [("degradation", ctypes.c_double), ("rebuilt", ctypes.c_int)]
 
 
 class RpqSolidFacts(ctypes.Structure):
@@ -299,6 +305,15 @@ _SIGNATURES = {
     "rpq_model_serialized_size": (_SIZE, [_VP]),
     "rpq_model_serialize": (_STATUS, [_VP, _VP, _SIZE, _VP]),
     "rpq_model_deserialize": (_STATUS, [_VP, _SIZE, _VP]),
+    # Deformable models: vertices, nv, faces, nf, ids, out; model, vertices, nv, report;
+    # model, indices, positions, count, report.
+    "rpq_model_build_deformable": (_STATUS, [_VP, _SIZE, _VP, _SIZE, _VP, _VP]),
+    "rpq_model_update_vertices": (_STATUS, [_VP, _VP, _SIZE, _VP]),
+    "rpq_model_update_vertex_subset": (_STATUS, [_VP, _VP, _VP, _SIZE, _VP]),
+    "rpq_model_rebuild": (_STATUS, [_VP]),
+    "rpq_model_degradation": (_STATUS, [_VP, _VP]),
+    "rpq_model_set_rebuild_threshold": (_STATUS, [_VP, _DBL]),
+    "rpq_model_num_vertices": (_SIZE, [_VP]),
     # Collide.
     "rpq_collide_result_new": (_VP, []),
     "rpq_collide_result_free": (None, [_VP]),

@@ -1,0 +1,208 @@
+"""Deformable models: after vertex updates every query answers as on a model rebuilt from the
+same positions, and as numpy brute force; bad updates raise and change nothing."""
+
+from __future__ import annotations
+
+import copy
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+import rapidpqp as rp
+from helpers import sphere_mesh, triangle_distances, triangle_pair_gaps
+
+MARGIN = 1e-9
+
+
+def wobble(vertices: np.ndarray, t: float) -> np.ndarray:
+    """A smooth displacement field (sum of sines)."""
+    x, y, z = vertices.T
+    d = np.stack(
+        [
+            0.15 * np.sin(3 * y + 2 * z + t),
+            0.1 * np.sin(4 * x - 1.3 * t) + 0.05 * np.cos(2 * z + t),
+            0.12 * np.sin(2 * x + 3 * y - 0.7 * t),
+        ],
+        axis=1,
+    )
+    return vertices + d
+
+
+def sheet(n: int, height: float):
+    """An n × n grid of squares over [-1.5, 1.5]², two triangles each: vertices, faces."""
+    u = np.linspace(-1.5, 1.5, n + 1)
+    xs, ys = np.meshgrid(u, u, indexing="ij")
+    vertices = np.stack([xs.ravel(), ys.ravel(), np.full(xs.size, height)], axis=1)
+    faces = []
+    for i in range(n):
+        for j in range(n):
+            v = i * (n + 1) + j
+            faces += [[v, v + n + 1, v + n + 2], [v, v + n + 2, v + 1]]
+    return vertices, np.array(faces)
+
+
+def drape(vertices: np.ndarray, t: float) -> np.ndarray:
+    """The sheet falling onto the unit sphere: each vertex stops on the sphere's top, rippled."""
+    x, y, _ = vertices.T
+    top = np.sqrt(np.clip(1 - x * x - y * y, 0, None)) - 0.02
+    top = np.where(x * x + y * y < 1, top, -1.0)
+    fall = 1.5 - 1.2 * t
+    z = np.maximum(fall, top) + 0.03 * np.sin(5 * x + 3 * t) * np.cos(4 * y)
+    return np.stack([x, y, z], axis=1)
+
+
+def pairs(result) -> set:
+    return set(map(tuple, result.pairs.tolist()))
+
+
+def check(model: rp.Model, vertices: np.ndarray, faces: np.ndarray, other: rp.Model, other_tris: np.ndarray, pose2):
+    """Collide, distance and tolerance on `model` against a rebuilt model and brute force."""
+    rebuilt = rp.Model(vertices, faces)
+    got = pairs(rp.collide(model, None, other, pose2))
+    assert got == pairs(rp.collide(rebuilt, None, other, pose2))
+    tris = vertices[faces]
+    w2 = other_tris @ pose2[:3, :3].T + pose2[:3, 3]
+    gaps = triangle_pair_gaps(tris, w2)
+    hit = set(map(tuple, np.argwhere(gaps < -MARGIN).tolist()))
+    unsure = set(map(tuple, np.argwhere(np.abs(gaps) <= MARGIN).tolist()))
+    assert hit <= got and got <= hit | unsure
+    d = rp.distance(model, None, other, pose2).distance
+    assert d == pytest.approx(rp.distance(rebuilt, None, other, pose2).distance, rel=1e-12, abs=1e-14)
+    if not hit and not unsure:
+        best = float(triangle_distances(tris, w2).min())
+        assert d == pytest.approx(best, rel=1e-9, abs=1e-12)
+        for t in (0.5 * best, 1.5 * best + 1e-9):
+            assert rp.tolerance(model, None, other, pose2, t).closer == (best <= t)
+    return got
+
+
+def test_wobbling_sphere_against_rebuilds_and_brute_force():
+    v0, f = sphere_mesh(6)
+    model = rp.Model(v0, f, deformable=True)
+    assert model.deformable and model.num_vertices == len(v0) and model.degradation == 1.0
+    model.set_rebuild_threshold(math.inf)
+    ov, of = sphere_mesh(5)
+    other = rp.Model(ov * 0.7, of)
+    contacts = 0
+    for k, t in enumerate(np.linspace(0, 6, 9)):
+        v = wobble(v0, t)
+        report = model.update_vertices(v)
+        assert isinstance(report, rp.RefitReport) and not report.rebuilt and report.degradation >= 1.0
+        np.testing.assert_array_equal(model.vertices, v)
+        pose2 = np.eye(4)
+        pose2[:3, 3] = [0.3 * math.cos(k), 0.9, 0.2]
+        contacts += len(check(model, v, f, other, (ov * 0.7)[of], pose2))
+        pose2[:3, 3] = [3.0, 0.5, 0.0]
+        check(model, v, f, other, (ov * 0.7)[of], pose2)
+    assert contacts > 0
+
+
+def test_cloth_over_sphere_with_subset_updates():
+    sv, sf = sphere_mesh(8)
+    body = rp.Model(sv, sf)
+    v0, f = sheet(12, 1.5)
+    cloth = rp.Model(v0, f, deformable=True)
+    full = rp.Model(v0, f, deformable=True)
+    prev = v0
+    contacts = 0
+    for t in np.linspace(0, 1, 8):
+        v = drape(v0, t)
+        moved = np.flatnonzero((v != prev).any(axis=1))
+        cloth.update_vertices(v[moved], indices=moved)
+        full.update_vertices(v)
+        np.testing.assert_array_equal(cloth.vertices, v)
+        got = check(cloth, v, f, body, sv[sf], np.eye(4))
+        assert got == pairs(rp.collide(full, None, body, None))
+        contacts += len(got)
+        prev = v
+    assert contacts > 0
+    # Solid facts follow the moved vertices: an open sheet stays open, a sphere stays closed.
+    assert not cloth.solid_facts.closed
+
+
+def test_rebuilds_and_thresholds():
+    v0, f = sphere_mesh(6)
+    model = rp.Model(v0, f, deformable=True)
+    assert model.rebuild_threshold == 2.0
+    rng = np.random.default_rng(3)
+    scrambled = rng.random(v0.shape) * 2
+    report = model.update_vertices(scrambled)
+    assert report.rebuilt and report.degradation > 2.0
+    assert model.degradation == 1.0
+    model.set_rebuild_threshold(math.inf)
+    report = model.update_vertices(wobble(v0, 1.0))
+    assert not report.rebuilt
+    model.rebuild()
+    assert model.degradation == 1.0
+    for bad in (0.5, -1.0, math.nan):
+        with pytest.raises(ValueError):
+            model.set_rebuild_threshold(bad)
+    with pytest.raises(TypeError):
+        model.set_rebuild_threshold("2")
+    assert model.rebuild_threshold == math.inf
+
+
+def test_bad_updates_change_nothing():
+    v0, f = sphere_mesh(5)
+    model = rp.Model(v0, f, deformable=True)
+    v = wobble(v0, 0.5)
+    model.update_vertices(v)
+    other = rp.Model(v0 + [3.0, 0.0, 0.0], f)
+    before = rp.distance(model, None, other, None).distance
+    n = len(v0)
+    bad = [
+        (v[:-1], None, "shape"),
+        (np.vstack([v, v[:1]]), None, "shape"),
+        (v.reshape(-1), None, "shape"),
+        (np.where(np.arange(n)[:, None] == 3, np.nan, v), None, "finite"),
+        (np.where(np.arange(n)[:, None] == 3, np.inf, v), None, "finite"),
+        (v[:2], [0, n], "out of range"),
+        (v[:2], [-1, 0], "out of range"),
+        (v[:2], [4, 4], "twice"),
+        (v[:3], [0, 1], "shape"),
+        (v[:2], [[0, 1]], "shape"),
+    ]
+    for vertices, indices, words in bad:
+        with pytest.raises(ValueError, match=words):
+            model.update_vertices(vertices, indices=indices)
+    with pytest.raises(ValueError, match="2\\^1000"):
+        model.update_vertices(np.full_like(v, 1e302))
+    with pytest.raises(TypeError):
+        model.update_vertices(v.astype(str))
+    with pytest.raises(TypeError):
+        model.update_vertices(v[:1], indices=[0.5])
+    np.testing.assert_array_equal(model.vertices, v)
+    assert rp.distance(model, None, other, None).distance == before
+    # Not deformable: plain, soup and loaded models.
+    for plain in (rp.Model(v0, f), rp.Model.from_triangles(v0[f]), rp.Model.from_bytes(model.to_bytes())):
+        assert not plain.deformable and plain.num_vertices == 0
+        with pytest.raises(ValueError, match="deformable"):
+            plain.update_vertices(v)
+        with pytest.raises(ValueError, match="deformable"):
+            plain.rebuild()
+        with pytest.raises(ValueError, match="deformable"):
+            plain.degradation
+    with pytest.raises(ValueError, match="read-only"):
+        model.vertices[0, 0] = 1.0
+
+
+def test_soups_copies_and_pickles():
+    rng = np.random.default_rng(9)
+    tris = rng.random((40, 3, 3))
+    ids = np.arange(40) * 3 + 7
+    soup = rp.Model.from_triangles(tris, ids, deformable=True)
+    assert soup.num_vertices == 120
+    moved = tris + 0.1 * np.sin(tris * 5)
+    soup.update_vertices(moved.reshape(-1, 3))
+    other = rp.Model.from_triangles(tris + [0.2, 0.0, 0.0])
+    want = pairs(rp.collide(rp.Model.from_triangles(moved, ids), None, other, None))
+    assert pairs(rp.collide(soup, None, other, None)) == want
+    assert {p[0] for p in want} <= set(ids.tolist())
+    soup.set_rebuild_threshold(5.0)
+    for clone in (copy.copy(soup), copy.deepcopy(soup), pickle.loads(pickle.dumps(soup))):
+        assert clone is not soup and clone.deformable and clone.rebuild_threshold == 5.0
+        assert pairs(rp.collide(clone, None, other, None)) == want
+        clone.update_vertices(tris.reshape(-1, 3))  # independent of the original
+    assert pairs(rp.collide(soup, None, other, None)) == want
