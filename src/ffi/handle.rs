@@ -48,6 +48,8 @@ pub(crate) enum Kind {
     CxxPqpModel = 6,
     /// What a C++ `VCReport` owns.
     CxxVcReport = 7,
+    /// `RpqWorld` (native n-body).
+    RpqWorld = 8,
     /// Types of the unit tests.
     #[cfg(test)]
     TestA = 250,

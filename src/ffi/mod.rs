@@ -17,6 +17,7 @@ pub mod serialize;
 pub mod solid;
 pub mod sweep;
 pub mod vcollide;
+pub mod world;
 
 use std::cell::{Cell, UnsafeCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};

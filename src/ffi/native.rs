@@ -566,7 +566,7 @@ pub unsafe extern "C" fn rpq_self_collide(
             let m = unsafe { model_ref(model) }?;
             let request =
                 if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
-            crate::query::self_collide(m, &request, out);
+            crate::query::self_collide(&m, &request, out);
             Ok(())
         };
         match run() {
