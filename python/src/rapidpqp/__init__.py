@@ -74,6 +74,7 @@ from ._motion import (
     sweep_batch,
     time_of_impact,
 )
+from ._world import World, WorldContact
 from ._native import LIBRARY_PATH
 
 __version__ = "0.1.0"
@@ -104,6 +105,8 @@ __all__ = [
     "tolerance_batch",
     "separation",
     "self_collide",
+    "World",
+    "WorldContact",
     "SweepResult",
     "SweepBatchResult",
     "TimeOfImpact",
