@@ -11,8 +11,13 @@ use rapidpqp::query::self_collide::{self_collide, share_a_vertex};
 use rapidpqp::query::{CollideRequest, CollideResult};
 use rapidpqp::{Model, Triangle, Vec3};
 
+use crate::report::root;
 use crate::shapes::Rng;
-use crate::timing::time_passes;
+use crate::timing::{median, time_passes};
+
+#[path = "../../tests/scenes/deform.rs"]
+mod scenes;
+use scenes::{Cloth, Wobble};
 
 /// A sheet of `n` x `n` cells (2n² triangles) on the unit square, folded back at its middle
 /// with the upper layer tilted through the lower one, and crumpled by 24 random Gaussian bumps
@@ -121,8 +126,65 @@ pub fn run(repeats: usize, failures: &mut Vec<String>) -> String {
             failures.push(format!("self-collision box tests disagree on {} triangles", tris.len()));
         }
     }
+    deforming_scenes(repeats, &mut csv, failures);
     say!(
-        "\nLeaf pairs reached include the adjacent ones (about 6 per triangle: in a grid each triangle shares a vertex with 12 others, and they touch, so no box test can prune them), which the vertex comparison discards before the exact test. The sheet is a triangle soup here (adjacency by coordinates; no two distinct vertices coincide). Times are on a shared 2-core machine (see the load averages): compare rows of one run."
+        "\nLeaf pairs reached include the adjacent ones (about 6 per triangle: in a grid each triangle shares a vertex with 12 others, and they touch, so no box test can prune them), which the vertex comparison discards before the exact test. The crumpled sheet is a triangle soup (adjacency by coordinates; no two of its distinct vertices coincide); the refit scenes are deformable models (adjacency by index). Times are on a shared 2-core machine (see the load averages): compare rows of one run."
     );
     csv
+}
+
+/// Self-collision of the refit scenes' deforming models (`tests/scenes/deform.rs`, shared with
+/// the refit benchmark), refitted frame by frame: the cloth draped over the bunny (a height
+/// field over its grid, so no two non-adjacent triangles can meet: the answer must be empty)
+/// and the wobbling bunny. Both are deformable models: adjacency by index.
+fn deforming_scenes(repeats: usize, csv: &mut String, failures: &mut Vec<String>) {
+    let bunny = rapidpqp::io::load_obj(root().join("meshes/bunny.obj")).expect("meshes/bunny.obj");
+    let frames = 6;
+    let cloth = Cloth::new(&bunny, 160, 1);
+    let wobble = Wobble::new(bunny.vertices.clone(), 0.03, 2);
+    let scenes: [(&str, Vec<[u32; 3]>, Vec<Vec<rapidpqp::Vec3>>); 2] = [
+        ("draped cloth", cloth.faces(), (0..=frames).map(|k| cloth.frame(k, frames)).collect()),
+        ("wobbling bunny", bunny.faces.clone(), (0..=frames).map(|k| wobble.frame(k as f64 * 2.0)).collect()),
+    ];
+    say!(
+        "\nThe refit scenes' deforming models, refitted then self-collided each frame ({frames} frames, Dual box test):\n"
+    );
+    say!(
+        "| scene | triangles | refit ms per frame | self-collide ms per frame | box tests | leaf pairs reached | pairs found (last frame) |"
+    );
+    say!("|---|---|---|---|---|---|---|");
+    for (name, faces, positions) in scenes {
+        let mut m = Model::deformable(&positions[0], &faces, None).expect("deformable model");
+        let mut result = CollideResult::new();
+        let (mut refit, mut query) = (Vec::new(), Vec::new());
+        for p in &positions[1..] {
+            let start = std::time::Instant::now();
+            m.update_vertices(p).expect("valid positions");
+            refit.push(start.elapsed().as_secs_f64() * 1e3);
+            let t = time_passes(repeats, 1, || self_collide(&m, &CollideRequest::default(), &mut result));
+            query.push(t.median / 1e3);
+            if name == "draped cloth" && !result.pairs.is_empty() {
+                failures.push(format!(
+                    "self-collision of the draped cloth (a height field) found {} pairs",
+                    result.pairs.len()
+                ));
+            }
+        }
+        let (r, q) = (median(&mut refit), median(&mut query));
+        say!(
+            "| {name} | {} | {r:.2} | {q:.2} | {} | {} | {} |",
+            m.num_triangles(),
+            result.bv_tests,
+            result.tri_tests,
+            result.pairs.len()
+        );
+        let _ = writeln!(
+            csv,
+            "{name},{},Dual,{q:.3},{},{},{},",
+            m.num_triangles(),
+            result.bv_tests,
+            result.tri_tests,
+            result.pairs.len()
+        );
+    }
 }
