@@ -55,7 +55,7 @@ const SCENES: [(&str, &str); 20] = [
     ("spheres", "Rust core: Scenario II, concentric spheres of 79,600 triangles"),
     ("scenario1", "Rust core: Scenario I, two bunny_15k at sphere-method poses"),
     ("batch", "the batched C API on bunny_sphere: 1 thread vs every core"),
-    ("nbody", "the V-COLLIDE 2.01 scene and n-body scenes of 50-800 tori"),
+    ("nbody", "the V-COLLIDE 2.01 scene and n-body scenes of 50-800 tori, rigid and deforming"),
     ("self_collide", "self-collision of a crumpled folded sheet of 20k-100k triangles, checked against brute force"),
     (
         "solid",
@@ -206,7 +206,7 @@ fn main() {
         csvs.push(("batch.csv".into(), batch::scaling(&case.a, &case.b, &case.poses, repeats)));
     }
     if run("nbody") {
-        csvs.push(("nbody.csv".into(), nbody::run(if options.quick { 3 } else { 5 })));
+        csvs.push(("nbody.csv".into(), nbody::run(if options.quick { 3 } else { 5 }, &mut failures)));
     }
     if run("self_collide") {
         csvs.push(("self_collide.csv".into(), selfcollide::run(repeats, &mut failures)));
