@@ -140,7 +140,9 @@ impl ModelBuilder {
 }
 
 /// A built model: triangles (in leaf order), their ids, and the hierarchy. Immutable, so
-/// any number of threads may query one model at once.
+/// any number of threads may query one model at once; only a deformable model
+/// ([`Model::deformable`]) changes, through `&mut self` ([`Model::update_vertices`]), so never
+/// while it is queried.
 #[derive(Clone, Debug)]
 pub struct Model {
     triangles: Vec<Triangle>,

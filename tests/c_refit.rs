@@ -7,7 +7,7 @@ use std::process::Command;
 
 mod common;
 use common::built_library;
-use common::cbuild::{header_dir, report, run, static_link, text, try_compile_asan};
+use common::cbuild::{header_dir, manifest_dir, report, run, scratch_dir, static_link, text, try_compile_asan};
 
 fn c_compiler() -> Command {
     common::cbuild::compiler(false, "c99").include(header_dir()).get_compiler().to_command()
@@ -36,4 +36,24 @@ fn refit_c_api() {
         command.env("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0");
         run_refit(command, "refit (AddressSanitizer)");
     }
+}
+
+/// The README's deformable-model C program compiles as C99, runs, and prints what it says.
+#[test]
+fn readme_refit_snippet_runs() {
+    let readme = std::fs::read_to_string(manifest_dir().join("README.md")).expect("README.md");
+    let section = &readme[readme.find("## Deformable models").expect("the section")..];
+    let start = section.find("```c\n").expect("a C block") + 5;
+    let code = &section[start..start + section[start..].find("```").expect("the block's end")];
+    let dir = scratch_dir("c_tests");
+    let source = dir.join("readme_refit.c");
+    std::fs::write(&source, code).expect("write the snippet");
+    let exe = dir.join("readme_refit");
+    let mut compiler = c_compiler();
+    compiler.arg(&source).args(static_link(&built_library("librapidpqp.a"))).arg("-o").arg(&exe);
+    let output = run(compiler, "the C compiler");
+    assert!(output.status.success(), "the README snippet does not compile:\n{}", report(&output));
+    let output = run(Command::new(&exe), "the README snippet");
+    assert!(output.status.success(), "the README snippet failed:\n{}", report(&output));
+    assert_eq!(text(&output.stdout).trim(), "frame 1: apart\nframe 2: contact\nframe 3: apart\ndegradation 1.0");
 }

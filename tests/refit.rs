@@ -142,6 +142,15 @@ fn wobbling_sphere_matches_fresh_builds_and_brute_force() {
         assert!(!report.rebuilt && report.degradation.is_finite());
         check_against_fresh(&model, &other, &mut rng, &format!("frame {frame}"), true);
     }
+    // A refitted model passes the checks of loading a serialized one, and answers alike.
+    let loaded = rapidpqp::serialize::model_from_bytes(&serialized(&model)).unwrap();
+    loaded.validate().unwrap();
+    let (p, mut out) = (Placement::IDENTITY, CollideResult::new());
+    collide(&model, &p, &other, &p, &Default::default(), &mut out).unwrap();
+    let got = pairs(&out);
+    collide(&loaded, &p, &other, &p, &Default::default(), &mut out).unwrap();
+    assert_eq!(got, pairs(&out));
+    assert!(!got.is_empty());
 }
 
 /// A cloth sheet falling onto a small body and draping over it; the body wobbles too.

@@ -59,6 +59,9 @@ struct Frame {
     distance_us: [f64; 2],
     distance_bv: [u64; 2],
     distance_tri: [u64; 2],
+    /// Tree costs: oriented boxes refitted, oriented boxes of the fresh build, exact
+    /// axis-aligned boxes on the refitted tree's topology, and on the fresh one's.
+    cost: [f64; 4],
 }
 
 /// The median over `repeats` runs of `f`, in µs.
@@ -128,6 +131,7 @@ fn run_scene(
         }
         f.build_ms = median(&mut times);
         let fresh = fresh.expect("a build");
+        f.cost = [refitted.tree_cost(), fresh.tree_cost(), refitted.aabb_tree_cost(), fresh.aabb_tree_cost()];
         let mut answers = Vec::new();
         for (lane, m) in [&refitted, &fresh, &auto].into_iter().enumerate() {
             let us = time_us(repeats, || {
@@ -160,7 +164,7 @@ fn run_scene(
         }
         writeln!(
             csv,
-            "{name},{k},{},{:.3},{:.3},{:.3},{},{:.1},{:.1},{},{},{},{},{:.1},{:.1},{},{},{},{}",
+            "{name},{k},{},{:.3},{:.3},{:.3},{},{:.1},{:.1},{},{},{},{},{:.1},{:.1},{},{},{},{},{:.2},{:.2},{:.2},{:.2}",
             faces.len(),
             f.refit_ms,
             f.build_ms,
@@ -178,6 +182,10 @@ fn run_scene(
             f.distance_bv[1],
             f.distance_tri[0],
             f.distance_tri[1],
+            f.cost[0],
+            f.cost[1],
+            f.cost[2],
+            f.cost[3],
         )
         .expect("a String");
         rows.push(f);
@@ -250,7 +258,8 @@ pub fn run(quick: bool, repeats: usize, failures: &mut Vec<String>) -> (String, 
     let mut csv = String::from(
         "scene,frame,triangles,refit_ms,build_ms,degradation,contacts,collide_us_refit,collide_us_fresh,\
          collide_bv_refit,collide_bv_fresh,collide_tri_refit,collide_tri_fresh,distance_us_refit,\
-         distance_us_fresh,distance_bv_refit,distance_bv_fresh,distance_tri_refit,distance_tri_fresh\n",
+         distance_us_fresh,distance_bv_refit,distance_bv_fresh,distance_tri_refit,distance_tri_fresh,\
+         cost_obb_refit,cost_obb_fresh,cost_aabb_refit,cost_aabb_fresh\n",
     );
     let bunny = load("bunny");
     let bunny_model = Model::new(bunny.triangles(), (0..bunny.faces.len() as i32).collect()).expect("bunny");
@@ -278,6 +287,7 @@ pub fn run(quick: bool, repeats: usize, failures: &mut Vec<String>) -> (String, 
     eprintln!("refit: cloth ({} triangles) over the bunny", faces.len());
     let (rows, rebuilds) = run_scene("cloth", &faces, &frames, &bunny_model, &aside, repeats, &mut csv, failures);
     summary("cloth over bunny", faces.len(), &rows, rebuilds);
+    let mut costs = vec![("cloth over bunny", rows.last().map_or([0.0; 4], |f| f.cost))];
 
     let small = load("bunny_15k");
     let wobble = Wobble::new(bunny.vertices.clone(), 0.03, 2);
@@ -293,6 +303,20 @@ pub fn run(quick: bool, repeats: usize, failures: &mut Vec<String>) -> (String, 
     eprintln!("refit: wobbling bunny ({} triangles)", bunny.faces.len());
     let (rows, rebuilds) = run_scene("wobble", &bunny.faces, &frames, &other, &aside, repeats, &mut csv, failures);
     summary("wobbling bunny", bunny.faces.len(), &rows, rebuilds);
+    costs.push(("wobbling bunny", rows.last().map_or([0.0; 4], |f| f.cost)));
+
+    say!(
+        "\nTree cost (the degradation's measure, last frame: summed inner-node box surface over the \
+         vertices' bounding-box surface; lower prunes more): oriented boxes refitted / oriented \
+         boxes of a fresh build / exact axis-aligned boxes on the refitted tree's topology (what an \
+         AABB tree refits to) / on a fresh build's topology. A proxy only: no AABB or k-DOP query \
+         was run, so test counts and times of such trees are not measured.\n"
+    );
+    say!("| scene | OBB refitted | OBB fresh | AABB refitted | AABB fresh topology |");
+    say!("|---|---|---|---|---|");
+    for (name, c) in &costs {
+        say!("| {name} | {:.1} | {:.1} | {:.1} | {:.1} |", c[0], c[1], c[2], c[3]);
+    }
 
     let checked = brute_force_frames(failures);
     say!(

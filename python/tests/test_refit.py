@@ -206,3 +206,44 @@ def test_soups_copies_and_pickles():
         assert pairs(rp.collide(clone, None, other, None)) == want
         clone.update_vertices(tris.reshape(-1, 3))  # independent of the original
     assert pairs(rp.collide(soup, None, other, None)) == want
+
+
+def test_update_racing_queries_is_refused_not_undefined():
+    """ctypes releases the GIL in native calls, so threads can race an update against queries:
+    the loser raises RapidPQPError with status RPQ_ERR_BUSY; every answer given is valid."""
+    import threading
+
+    from rapidpqp import _native as N
+
+    v0, f = sphere_mesh(8)
+    model = rp.Model(v0, f, deformable=True)
+    other = rp.Model(v0 + [4.0, 0.0, 0.0], f)
+    errors, answers = [], []
+    done = threading.Event()
+
+    def query():
+        # At least 400 queries, and on until some ran (the GIL tends to hand this thread the
+        # interpreter exactly while the other is inside an update).
+        k = 0
+        while k < 400 or (not answers and k < 200000):
+            try:
+                answers.append(rp.distance(model, None, other, None).distance)
+            except rp.RapidPQPError as e:
+                errors.append(e.status)
+            k += 1
+        done.set()
+
+    t = threading.Thread(target=query)
+    t.start()
+    updates = k = 0
+    while k < 200 or not done.is_set():
+        try:
+            model.update_vertices(wobble(v0, 0.01 * (k % 200)) * 0.9)
+            updates += 1
+        except rp.RapidPQPError as e:
+            errors.append(e.status)
+        k += 1
+    t.join()
+    assert set(errors) <= {N.RPQ_ERR_BUSY}
+    assert updates > 0 and answers
+    assert all(1.0 < d < 4.0 for d in answers)

@@ -1,6 +1,7 @@
 //! The native C API: reentrant, no globals, caller-owned results. Built models are
 //! immutable, so any number of threads may query the same models at once, each with its own
-//! result object.
+//! result object; deformable models (`src/ffi/refit.rs`) change only under an update that
+//! excludes every other call on them (`RPQ_ERR_BUSY`).
 
 use std::ffi::{c_char, c_int};
 use std::sync::atomic::{AtomicU32, Ordering};

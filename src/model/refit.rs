@@ -8,9 +8,13 @@
 //!
 //! * a leaf is fitted afresh from its triangle, exactly as the build fits it (box on the
 //!   triangle's own axes, swept-sphere rectangle, smallest sphere);
-//! * an inner node keeps the axes its box was built with and takes the extents along them
-//!   that hold its two children's boxes, a sphere holding its two children's spheres, and
-//!   its box's cross-section as its swept-sphere rectangle.
+//! * an inner node takes the smaller of two boxes: on the axes it was built with, the
+//!   extents holding its two children (each bounded by the smaller of its box's and its exact
+//!   axis-aligned box's projections, so that looseness does not compound up the tree), or its
+//!   vertices' exact axis-aligned box (which then refits exactly: axis-aligned boxes need no
+//!   fitted axes); a sphere holding its children (the smaller of the sphere of their spheres
+//!   and the sphere about its box's centre through their farthest box corners); and its
+//!   box's cross-section as its swept-sphere rectangle.
 //!
 //! Every refitted number is rounded outward as the build's are (the same packing code,
 //! [`CollideNode::with_box`] and [`CollideNode::set_packed_sphere`], in a packed frame made
@@ -29,7 +33,7 @@
 
 use super::{LEAF_BIT, Model, fit_node, leaf_axes, magnitude, slot_of};
 use crate::bv::Obb;
-use crate::bv::obb::{CollideNode, NodePair, PackedFrame, orthonormal_frame};
+use crate::bv::obb::{CollideNode, NodePair, PackedFrame};
 use crate::bv::sphere::Sphere;
 use crate::math::{Mat3, Triangle, Vec3};
 
@@ -312,9 +316,42 @@ impl Model {
         self.deform.as_mut().expect("a deformable model").built_cost = cost;
     }
 
+    /// The tree cost (module documentation) of the same tree with each node's exact
+    /// axis-aligned box of its vertices instead of its oriented box: what an axis-aligned
+    /// hierarchy of this topology, refitted exactly, would cost. For measurements (the refit
+    /// benchmark compares it with [`Model::tree_cost`]); any model, linear time.
+    pub fn aabb_tree_cost(&self) -> f64 {
+        let unit = self.packed_frame.unit;
+        let area = |lo: &Vec3, hi: &Vec3| {
+            let e = (hi - lo) / unit;
+            2.0 * (e.x * e.y + e.y * e.z + e.z * e.x)
+        };
+        let mut sum = 0.0;
+        let mut walk: Vec<(u32, bool)> = vec![(0, false)];
+        let mut finished: Vec<(Vec3, Vec3)> = Vec::new();
+        while let Some((i, expanded)) = walk.pop() {
+            let (slot, lane) = slot_of(i as usize);
+            let pair = &self.collide_slots[slot];
+            if pair.is_leaf(lane) {
+                let t = &self.triangles[pair.triangle(lane)];
+                finished.push((t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2])));
+            } else if !expanded {
+                let c = pair.first_child(lane);
+                walk.extend([(i, true), (c + 1, false), (c, false)]);
+            } else {
+                let (r, l) = (finished.pop().expect("a child"), finished.pop().expect("a child"));
+                let (lo, hi) = (l.0.inf(&r.0), l.1.sup(&r.1));
+                sum += area(&lo, &hi);
+                finished.push((lo, hi));
+            }
+        }
+        let (lo, hi) = finished.pop().expect("the root");
+        sum / area(&lo, &hi).max(1e-12)
+    }
+
     /// The tree cost (module documentation): summed surface of the inner nodes' stored boxes
-    /// over the surface of the vertices' axis-aligned box, both in packed units.
-    pub(crate) fn tree_cost(&self) -> f64 {
+    /// over the surface of the vertices' axis-aligned box, both in packed units. Any model.
+    pub fn tree_cost(&self) -> f64 {
         let mut sum = 0.0;
         for i in 0..self.num_nodes() {
             let (slot, lane) = slot_of(i);
@@ -369,10 +406,17 @@ impl Model {
             }
             let right = finished.pop().expect("the second child's bounds");
             let left = finished.pop().expect("the first child's bounds");
-            let axes = stored_axes(&pair, lane);
-            let obb = enclosing_box(&axes, &[left, right], magnitude);
+            // The built axes (boxes of the children's bounds on them) or the coordinate axes
+            // (the children's exact axis-aligned bounds), whichever box is smaller: a node
+            // whose built axes no longer fit its vertices turns axis-aligned, which refits
+            // exactly from then on (until a rebuild).
+            let oriented = enclosing_box(&stored_axes(&pair, lane), &[left, right], magnitude);
+            let aligned = enclosing_box(&Mat3::identity(), &[left, right], magnitude);
+            let obb = if surface(&aligned) < surface(&oriented) { aligned } else { oriented };
             let mut packed = CollideNode::with_box(&obb, &frame, c);
-            let (centre, err, radius) = enclosing_sphere(&slots[slot_of(c as usize).0]);
+            let children = &slots[slot_of(c as usize).0];
+            let (centre, err, radius) =
+                smaller(enclosing_sphere(children), sphere_about(&obb.center, children, &[left, right], &frame));
             packed.set_packed_sphere(&centre, err, radius);
             write(slots, i, &packed);
             finished.push(Bounds { obb, lo: left.lo.inf(&right.lo), hi: left.hi.sup(&right.hi) });
@@ -403,12 +447,18 @@ fn write(slots: &mut [NodePair], node: usize, packed: &CollideNode) {
     }
 }
 
-/// The box axes stored in lane `lane` of `pair`, made orthonormal in `f64`.
+/// The box axes stored in lane `lane` of `pair`, made orthonormal in `f64` (Gram-Schmidt:
+/// stored axes are unit and orthogonal to about 1e-7, so nothing degenerates; the general
+/// `orthonormal_frame` was a quarter of the refit's time).
 fn stored_axes(pair: &NodePair, lane: usize) -> Mat3 {
     let axis = |i: usize| {
         Vec3::new(pair.frame[0][i].0[lane] as f64, pair.frame[1][i].0[lane] as f64, pair.frame[2][i].0[lane] as f64)
     };
-    orthonormal_frame(&axis(0), &axis(1))
+    let x = axis(0).normalize();
+    let y = axis(1);
+    let y = (y - x * x.dot(&y)).normalize();
+    let z = x.cross(&y);
+    Mat3::from_columns(&[x, y, z])
 }
 
 /// The box on `axes` (orthonormal) holding the vertices of `children`, grown by more than
@@ -439,6 +489,44 @@ fn enclosing_box(axes: &Mat3, children: &[Bounds], magnitude: f64) -> Obb {
     let margin = 1e-12 * reach + 64.0 * f64::EPSILON * (magnitude + reach);
     let mid = (lo + hi) * 0.5;
     Obb { axes: *axes, center: axes * mid, half: (hi - lo) * 0.5 + Vec3::repeat(margin) }
+}
+
+/// A box's surface area over 8.
+fn surface(b: &Obb) -> f64 {
+    let h = &b.half;
+    h.x * h.y + h.y * h.z + h.z * h.x
+}
+
+/// The one of two spheres (centre, its rounding, radius) with the smaller reach.
+fn smaller(a: (Vec3, f64, f64), b: (Vec3, f64, f64)) -> (Vec3, f64, f64) {
+    if b.1 + b.2 < a.1 + a.2 { b } else { a }
+}
+
+/// A sphere about `centre` (model frame) holding the vertices of `children` (their packed
+/// spheres, lanes 0 and 1 of `spheres`, and their exact axis-aligned boxes): per child, the
+/// nearer of its sphere's far side and its box's farthest corner. The axis-aligned term is
+/// exact at every level, so that spheres of spheres do not loosen up the tree. Packed
+/// coordinates, as [`enclosing_sphere`].
+fn sphere_about(centre: &Vec3, spheres: &NodePair, children: &[Bounds; 2], frame: &PackedFrame) -> (Vec3, f64, f64) {
+    let packed = |p: &Vec3| (p - frame.origin) / frame.unit;
+    // Rounding of a packed coordinate: a few ulps of the model-frame magnitudes, in units.
+    let ulps = |p: &Vec3| 8.0 * f64::EPSILON * (p.amax() + frame.origin.amax()) / frame.unit;
+    let c = packed(centre);
+    let c_err = ulps(centre);
+    let mut radius: f64 = 0.0;
+    for (l, child) in children.iter().enumerate() {
+        let v = |k: usize| spheres.sphere[k].0[l] as f64;
+        let through_sphere = (Vec3::new(v(0), v(1), v(2)) - c).norm() * (1.0 + 4.0 * f64::EPSILON) + v(3);
+        let (lo, hi) = (packed(&child.lo), packed(&child.hi));
+        let far = Vec3::new(
+            (c.x - lo.x).abs().max((hi.x - c.x).abs()),
+            (c.y - lo.y).abs().max((hi.y - c.y).abs()),
+            (c.z - lo.z).abs().max((hi.z - c.z).abs()),
+        );
+        let through_box = far.norm() * (1.0 + 4.0 * f64::EPSILON) + 2.0 * (ulps(&child.lo) + ulps(&child.hi));
+        radius = radius.max(through_sphere.min(through_box));
+    }
+    (c, c_err, radius)
 }
 
 /// A sphere (packed centre, a bound on its rounding, packed radius) holding the two spheres
