@@ -15,9 +15,10 @@ use crate::report::root;
 use crate::shapes::Rng;
 use crate::timing::{median, time_passes};
 
-#[path = "../../tests/scenes/deform.rs"]
-mod scenes;
-use scenes::{Cloth, Wobble};
+use crate::refit::scenes::{Cloth, Wobble};
+
+/// A deforming scene: name, faces, and the vertex positions of each frame.
+type Scene = (&'static str, Vec<[u32; 3]>, Vec<Vec<rapidpqp::Vec3>>);
 
 /// A sheet of `n` x `n` cells (2n² triangles) on the unit square, folded back at its middle
 /// with the upper layer tilted through the lower one, and crumpled by 24 random Gaussian bumps
@@ -142,7 +143,7 @@ fn deforming_scenes(repeats: usize, csv: &mut String, failures: &mut Vec<String>
     let frames = 6;
     let cloth = Cloth::new(&bunny, 160, 1);
     let wobble = Wobble::new(bunny.vertices.clone(), 0.03, 2);
-    let scenes: [(&str, Vec<[u32; 3]>, Vec<Vec<rapidpqp::Vec3>>); 2] = [
+    let scenes: [Scene; 2] = [
         ("draped cloth", cloth.faces(), (0..=frames).map(|k| cloth.frame(k, frames)).collect()),
         ("wobbling bunny", bunny.faces.clone(), (0..=frames).map(|k| wobble.frame(k as f64 * 2.0)).collect()),
     ];
