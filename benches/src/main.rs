@@ -25,6 +25,7 @@ mod nbody;
 mod originals;
 mod peers;
 mod refit;
+mod selfcollide;
 mod shapes;
 mod solid;
 mod timing;
@@ -38,7 +39,7 @@ const PASSES: usize = 5;
 const TRAJECTORY_STEPS: usize = 1000;
 
 /// The scenes, in the order a full run takes them: name and what it measures.
-const SCENES: [(&str, &str); 19] = [
+const SCENES: [(&str, &str); 20] = [
     ("tori", "legacy C entry points, Rust core, originals and FCL on the tori fixture case"),
     ("soup", "the same on the soup fixture case"),
     ("bunny_sphere", "the same on the bunny_sphere fixture case"),
@@ -54,7 +55,8 @@ const SCENES: [(&str, &str); 19] = [
     ("spheres", "Rust core: Scenario II, concentric spheres of 79,600 triangles"),
     ("scenario1", "Rust core: Scenario I, two bunny_15k at sphere-method poses"),
     ("batch", "the batched C API on bunny_sphere: 1 thread vs every core"),
-    ("nbody", "the V-COLLIDE 2.01 scene and n-body scenes of 50-800 tori"),
+    ("nbody", "the V-COLLIDE 2.01 scene and n-body scenes of 50-800 tori, rigid and deforming"),
+    ("self_collide", "self-collision of a crumpled folded sheet of 20k-100k triangles, checked against brute force"),
     (
         "solid",
         "closest point, signed distance, containment, rays, solid collide and separation, with parry3d-f64 and trimesh",
@@ -204,7 +206,10 @@ fn main() {
         csvs.push(("batch.csv".into(), batch::scaling(&case.a, &case.b, &case.poses, repeats)));
     }
     if run("nbody") {
-        csvs.push(("nbody.csv".into(), nbody::run(if options.quick { 3 } else { 5 })));
+        csvs.push(("nbody.csv".into(), nbody::run(if options.quick { 3 } else { 5 }, &mut failures)));
+    }
+    if run("self_collide") {
+        csvs.push(("self_collide.csv".into(), selfcollide::run(repeats, &mut failures)));
     }
     if run("solid") {
         csvs.extend(solid::run(options.quick, repeats));

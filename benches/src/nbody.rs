@@ -13,7 +13,7 @@ use crate::report::root;
 use crate::shapes::torus;
 
 /// Runs both scenes, prints their table and returns its CSV.
-pub fn run(repeats: usize) -> String {
+pub fn run(repeats: usize, failures: &mut Vec<String>) -> String {
     say!("\n## n-body (V-COLLIDE scene and larger scenes)\n");
     say!(
         "| scene | objects | triangles | frames | µs per frame | candidate pairs per frame | colliding pairs per frame | reference |"
@@ -147,5 +147,107 @@ pub fn run(repeats: usize) -> String {
             "",
         );
     }
+
+    // The same scenes with deforming tori: each frame every torus's tube breathes (its radius
+    // swings by half) through `World::update_vertices`, which refits it and moves its box in
+    // the broad phase; the frame's time includes those updates. Every 10th frame is checked
+    // against `collide_brute_force`.
+    let (rest, faces) = indexed_torus(0.5, 0.15, 16, 16);
+    for n in [50usize, 200] {
+        let side = 2.0 * (n as f64).cbrt() * 1.6;
+        let mut state = 0x9e3779b97f4a7c15u64;
+        let mut rnd = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut world = World::new();
+        let mut bodies = Vec::new();
+        for _ in 0..n {
+            world.add_deformable(&rest, &faces, None).unwrap();
+            let p = Vec3::new(rnd() * side, rnd() * side, rnd() * side);
+            let v = Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * 0.02;
+            bodies.push((p, v, rnd() * 6.0));
+        }
+        let frames = 100;
+        let (mut cand, mut coll, mut checked, mut rebuilds) = (0usize, 0usize, true, 0usize);
+        let (mut total, mut updating) = (0.0f64, 0.0f64);
+        for f in 0..frames {
+            let start = Instant::now();
+            for (k, (p, v, phase)) in bodies.iter_mut().enumerate() {
+                *p += *v;
+                for c in 0..3 {
+                    if p[c] < 0.0 || p[c] > side {
+                        v[c] = -v[c];
+                    }
+                }
+                let pose = [[1.0, 0.0, 0.0, p.x], [0.0, 1.0, 0.0, p.y], [0.0, 0.0, 1.0, p.z], [0.0, 0.0, 0.0, 1.0]];
+                world.set_pose(k as u32, &pose).unwrap();
+                let tube = 1.0 + 0.5 * (*phase + 0.1 * f as f64).sin();
+                let moved = breathe(&rest, 0.5, tube);
+                let before = Instant::now();
+                rebuilds += usize::from(world.update_vertices(k as u32, &moved).unwrap().rebuilt);
+                updating += before.elapsed().as_secs_f64();
+            }
+            cand += world.candidates().count();
+            coll += world.collide(true).len();
+            total += start.elapsed().as_secs_f64();
+            // (The check is not timed.)
+            if f % 10 == 0 {
+                checked &= world.contacts() == world.collide_brute_force(true).as_slice();
+            }
+        }
+        let us = total * 1e6 / frames as f64;
+        if !checked {
+            failures.push(format!("deforming tori x{n}: collide differs from collide_brute_force"));
+        }
+        emit(
+            &format!("deforming tori x{n}"),
+            n,
+            n * faces.len(),
+            frames,
+            us,
+            cand as f64 / frames as f64,
+            coll as f64 / frames as f64,
+            &format!(
+                "of which vertex updates (refit, sphere, box) {:.0} µs; {rebuilds} rebuilds in {} updates",
+                updating * 1e6 / frames as f64,
+                n * frames
+            ),
+        );
+    }
     csv
+}
+
+/// A torus about the z axis as vertices and faces (the `shapes::torus` grid, indexed).
+fn indexed_torus(big: f64, small: f64, n: usize, m: usize) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let mut vertices = Vec::new();
+    for i in 0..n {
+        for j in 0..m {
+            let (u, v) = (std::f64::consts::TAU * i as f64 / n as f64, std::f64::consts::TAU * j as f64 / m as f64);
+            let r = big + small * v.cos();
+            vertices.push(Vec3::new(r * u.cos(), r * u.sin(), small * v.sin()));
+        }
+    }
+    let at = |i: usize, j: usize| ((i % n) * m + j % m) as u32;
+    let mut faces = Vec::new();
+    for i in 0..n {
+        for j in 0..m {
+            faces.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            faces.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    (vertices, faces)
+}
+
+/// The torus with its tube's radius scaled by `tube` about the centre circle of radius `big`.
+fn breathe(rest: &[Vec3], big: f64, tube: f64) -> Vec<Vec3> {
+    rest.iter()
+        .map(|p| {
+            let radial = Vec3::new(p.x, p.y, 0.0);
+            let centre = radial * (big / radial.norm());
+            centre + (p - centre) * tube
+        })
+        .collect()
 }

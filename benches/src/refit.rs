@@ -25,7 +25,7 @@ use rapidpqp::query::{CollideRequest, CollideResult, DistanceRequest, collide, d
 use rapidpqp::{Mat3, Model, Placement, Triangle, Vec3};
 
 #[path = "../../tests/scenes/deform.rs"]
-mod scenes;
+pub(crate) mod scenes;
 use scenes::{Cloth, Wobble, bounds, uv_sphere};
 
 use crate::report::root;

@@ -50,6 +50,8 @@ pub(crate) enum Kind {
     CxxVcReport = 7,
     /// `RpqMesh` (a loaded mesh file).
     RpqMesh = 8,
+    /// `RpqWorld` (native n-body).
+    RpqWorld = 9,
     /// Types of the unit tests.
     #[cfg(test)]
     TestA = 250,

@@ -19,6 +19,7 @@ pub mod solid;
 pub mod sweep;
 pub mod vcollide;
 pub mod version;
+pub mod world;
 
 use std::cell::{Cell, UnsafeCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};

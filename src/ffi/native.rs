@@ -557,6 +557,46 @@ pub unsafe extern "C" fn rpq_collide(
     })
 }
 
+/// Finds the intersecting pairs of non-adjacent triangles of one model (self-collision: a
+/// cloth folded onto itself, a surface passing through itself) and stores them in `result`,
+/// replacing what it held: each unordered pair once, the smaller id first (`id1 <= id2`).
+/// Touching counts. Triangles that share a vertex are adjacent and never reported: on a model
+/// that keeps its faces (a deformable model built from vertices and faces) when their faces
+/// name a common vertex; on any other model (a soup) when a corner of one triangle has exactly
+/// the coordinates of a corner of the other, so coincident distinct vertices count as shared.
+/// Adjacent triangles that also cross elsewhere are not reported. `request` may be NULL (all pairs, defaults); its `frame` does
+/// not apply here but must be a valid `RPQ_FRAME_*`. The counts
+/// (`rpq_collide_result_counts`) are the box tests and the leaf pairs reached.
+///
+/// Errors (`result` unchanged): `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
+/// `RPQ_ERR_INVALID_ARGUMENT` (an unknown box test or frame).
+///
+/// # Safety
+/// `model` is a live model; `request` NULL or readable; `result` a live result not used by
+/// another thread during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_self_collide(
+    model: *const RpqModel,
+    request: *const RpqCollideRequest,
+    result: *mut RpqCollideResult,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        // SAFETY: forwarded contract for every pointer below.
+        let run = || -> Result<(), RpqStatus> {
+            let out = unsafe { collide_result_mut(result) }?;
+            let m = unsafe { model_ref(model) }?;
+            let request =
+                if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
+            crate::query::self_collide(&m, &request, out);
+            Ok(())
+        };
+        match run() {
+            Ok(()) => RPQ_OK,
+            Err(status) => status,
+        }
+    })
+}
+
 /// Number of contact pairs in a result (0 for NULL or an invalid handle).
 ///
 /// # Safety

@@ -31,7 +31,7 @@ pub struct RpqRefitReport {
     pub rebuilt: c_int,
 }
 
-fn status_of(e: RefitError) -> RpqStatus {
+pub(crate) fn status_of(e: RefitError) -> RpqStatus {
     match e {
         RefitError::NotDeformable => RPQ_ERR_NOT_DEFORMABLE,
         RefitError::NonFiniteCoordinate => RPQ_ERR_NON_FINITE,
@@ -50,7 +50,7 @@ fn status_of(e: RefitError) -> RpqStatus {
 ///
 /// # Safety
 /// `coords` holds `3 * count` doubles (or `count` is 0).
-unsafe fn read_points(coords: *const f64, count: usize) -> Result<Vec<Vec3>, RpqStatus> {
+pub(crate) unsafe fn read_points(coords: *const f64, count: usize) -> Result<Vec<Vec3>, RpqStatus> {
     let len = count.checked_mul(3).ok_or(RPQ_ERR_INVALID_ARGUMENT)?;
     let mut points = Vec::new();
     points.try_reserve_exact(count).map_err(|_| RPQ_ERR_OUT_OF_MEMORY)?;

@@ -121,7 +121,8 @@ fn code_of(error: NBodyError) -> c_int {
         NBodyError::EmptyObject => VC_ERR_EMPTY_OBJECT,
         NBodyError::NonFinite => VC_ERR_NON_FINITE,
         NBodyError::NotRigid => VC_ERR_NOT_RIGID,
-        NBodyError::TooManyObjects | NBodyError::TooManyTriangles => VC_ERR,
+        // (Deform: deforming objects are not made through this API.)
+        NBodyError::TooManyObjects | NBodyError::TooManyTriangles | NBodyError::Deform(_) => VC_ERR,
     }
 }
 

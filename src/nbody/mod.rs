@@ -12,6 +12,13 @@
 //!   rules (rigid motions, reflections included), not by the Rust API's `Placement::check`,
 //!   which refuses reflections.
 //!
+//! * Deforming objects ([`World::add_model`] with a deformable model,
+//!   [`World::add_deformable`]): [`World::update_vertices`] moves an object's vertices, refits
+//!   its hierarchy ([`Model::update_vertices`]), recomputes its bounding sphere and moves its
+//!   cube in the broad phase at once, so a pair whose cubes come to overlap only because an
+//!   object grew is a candidate in the next [`World::collide`] (the step an engine misses
+//!   when it refits the mesh but not the broad phase's box).
+//!
 //! Ids are handed out 0, 1, 2, … and never reused. Memory grows by a few dozen bytes per id
 //! ever created (deleted ids keep an empty slot).
 
@@ -20,7 +27,7 @@ pub mod sweep;
 use std::collections::BTreeSet;
 
 use crate::math::{Mat3, Placement, Triangle, Vec3};
-use crate::model::{BuildError, Model};
+use crate::model::{BuildError, Model, RefitError, RefitReport};
 use crate::query::collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide_placed};
 use sweep::{Aabb, SweepAndPrune};
 
@@ -67,6 +74,10 @@ pub enum NBodyError {
     TooManyObjects,
     /// More triangles than one model can index.
     TooManyTriangles,
+    /// A deforming object's vertices could not be set or its model built (not deformable,
+    /// wrong count, index out of range or repeated, ...): see the [`RefitError`]. Non-finite
+    /// and out-of-range coordinates are [`NBodyError::NonFinite`].
+    Deform(RefitError),
 }
 
 impl std::fmt::Display for NBodyError {
@@ -78,11 +89,22 @@ impl std::fmt::Display for NBodyError {
             NBodyError::NotRigid => "the rotation block of the pose is not orthonormal",
             NBodyError::TooManyObjects => "all object ids up to 2^31 - 1 are used",
             NBodyError::TooManyTriangles => "too many triangles for one object",
+            NBodyError::Deform(e) => return write!(f, "deforming object: {e}"),
         })
     }
 }
 
 impl std::error::Error for NBodyError {}
+
+impl From<RefitError> for NBodyError {
+    fn from(e: RefitError) -> NBodyError {
+        match e {
+            RefitError::NonFiniteCoordinate | RefitError::OutOfRange => NBodyError::NonFinite,
+            RefitError::EmptyModel => NBodyError::EmptyObject,
+            e => NBodyError::Deform(e),
+        }
+    }
+}
 
 impl From<BuildError> for NBodyError {
     fn from(e: BuildError) -> NBodyError {
@@ -106,7 +128,8 @@ pub struct ObjectContact {
     pub tri_pairs: Vec<ContactPair>,
 }
 
-/// A rigid object: its hierarchy, bounding cube (model space) and current pose.
+/// An object: its hierarchy, bounding cube (model space, of its current vertices) and current
+/// pose.
 #[derive(Clone, Debug)]
 struct Object {
     model: Model,
@@ -212,6 +235,34 @@ impl World {
         }
         let (center, radius) = bounding_sphere(&triangles);
         let model = Model::new(triangles, tri_ids)?;
+        self.insert(id, model, center, radius)
+    }
+
+    /// Adds a built model as an object (the world owns it) at the identity pose, active, and
+    /// returns its id. A deformable model ([`Model::deformable`]) makes a deforming object,
+    /// whose vertices [`World::update_vertices`] moves; any other is rigid. Its bounding
+    /// sphere is that of its triangles (as [`World::add_object`]'s, up to the order of the
+    /// sums). Refused with [`NBodyError::NonFinite`] when a coordinate is beyond 2^900.
+    pub fn add_model(&mut self, model: Model) -> Result<ObjectId, NBodyError> {
+        let id = self.next_id().ok_or(NBodyError::TooManyObjects)?;
+        let (center, radius) = bounding_sphere(model.triangles());
+        self.insert(id, model, center, radius)
+    }
+
+    /// Adds a deforming object over `vertices` and `faces` (vertex indices; triangle k reports
+    /// `tri_ids[k]`, or k when `None`): [`Model::deformable`] then [`World::add_model`].
+    pub fn add_deformable(
+        &mut self,
+        vertices: &[Vec3],
+        faces: &[[u32; 3]],
+        tri_ids: Option<Vec<i32>>,
+    ) -> Result<ObjectId, NBodyError> {
+        self.next_id().ok_or(NBodyError::TooManyObjects)?;
+        check_vertices(vertices)?;
+        self.add_model(Model::deformable(vertices, faces, tri_ids)?)
+    }
+
+    fn insert(&mut self, id: ObjectId, model: Model, center: Vec3, radius: f64) -> Result<ObjectId, NBodyError> {
         if model.magnitude() > NBODY_RANGE {
             return Err(NBodyError::NonFinite);
         }
@@ -228,6 +279,53 @@ impl World {
         self.objects.push(Some(object));
         self.live += 1;
         Ok(id)
+    }
+
+    /// Moves every vertex of a deforming object (`vertices[v]` is vertex v's new position in
+    /// its model frame, one per vertex of its model) and refits it ([`Model::update_vertices`]);
+    /// its bounding sphere is recomputed and its cube moved in the broad phase at once. Linear
+    /// in the object's size. Refused, changing nothing: [`NBodyError::InvalidId`],
+    /// [`NBodyError::NonFinite`] (a coordinate NaN, infinite or beyond 2^900),
+    /// [`NBodyError::Deform`] (a rigid object: [`RefitError::NotDeformable`]; a wrong count).
+    pub fn update_vertices(&mut self, id: ObjectId, vertices: &[Vec3]) -> Result<RefitReport, NBodyError> {
+        self.object_mut(id)?;
+        check_vertices(vertices)?;
+        let object = self.object_mut(id)?;
+        let report = object.model.update_vertices(vertices)?;
+        self.after_deform(id);
+        Ok(report)
+    }
+
+    /// Moves the vertices `indices[k]` of a deforming object to `positions[k]`, the others
+    /// staying ([`Model::update_vertex_subset`]); otherwise as [`World::update_vertices`].
+    pub fn update_vertex_subset(
+        &mut self,
+        id: ObjectId,
+        indices: &[u32],
+        positions: &[Vec3],
+    ) -> Result<RefitReport, NBodyError> {
+        self.object_mut(id)?;
+        check_vertices(positions)?;
+        let object = self.object_mut(id)?;
+        let report = object.model.update_vertex_subset(indices, positions)?;
+        self.after_deform(id);
+        Ok(report)
+    }
+
+    /// The bounding sphere of an object whose vertices moved, and its cube in the broad phase.
+    fn after_deform(&mut self, id: ObjectId) {
+        let object = self.objects[id as usize].as_mut().expect("a live object");
+        let (center, radius) = bounding_sphere(object.model.triangles());
+        object.center = center;
+        object.half = radius * RADIUS_FACTOR;
+        object.center_magnitude = center.amax();
+        let cube = object.cube();
+        self.broad.update(id, cube);
+    }
+
+    /// An object's model (its current vertices, for a deforming one).
+    pub fn model(&self, id: ObjectId) -> Option<&Model> {
+        self.object(id).map(|o| &o.model)
     }
 
     /// Deletes an object: its cube, candidate pairs and disabled pairs go; its id stays
@@ -435,6 +533,15 @@ fn bounding_sphere(triangles: &[Triangle]) -> (Vec3, f64) {
 /// The largest coordinate and translation of the n-body world: rigid poses of objects within
 /// it keep every placed coordinate within the collide query's range (`RANGE_LIMIT`, 2^1000).
 const NBODY_RANGE: f64 = 8.452712498170644e270; // 2^900
+
+/// Vertices of a deforming object: finite and within [`NBODY_RANGE`].
+fn check_vertices(vertices: &[Vec3]) -> Result<(), NBodyError> {
+    if vertices.iter().all(|p| p.iter().all(|v| v.is_finite()) && p.amax() <= NBODY_RANGE) {
+        Ok(())
+    } else {
+        Err(NBodyError::NonFinite)
+    }
+}
 
 fn check_pose(pose: &Pose) -> Result<(), NBodyError> {
     if !pose[..3].iter().flatten().all(|v| v.is_finite()) || (0..3).any(|i| pose[i][3].abs() > NBODY_RANGE) {

@@ -373,3 +373,278 @@ fn worlds_can_move_between_threads() {
     let counts: Vec<usize> = handles.into_iter().map(|h| h.join().unwrap()).collect();
     assert_eq!(counts, vec![1, 0]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Deforming objects
+
+/// An indexed sheet of `n` x `n` cells on `[-1, 1]^2` (z = 0): vertices, faces.
+fn indexed_sheet(n: usize) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let at = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+    let mut vertices = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n {
+            vertices.push(Vec3::new(2.0 * i as f64 / n as f64 - 1.0, 2.0 * j as f64 / n as f64 - 1.0, 0.0));
+        }
+    }
+    let mut faces = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            faces.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            faces.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    (vertices, faces)
+}
+
+/// An indexed closed UV sphere of radius 1 about the origin: vertices (poles first and last),
+/// faces.
+fn indexed_sphere(n: usize) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let m = 2 * n;
+    let ring = |i: usize, j: usize| (1 + (i - 1) * m + j % m) as u32;
+    let mut vertices = vec![Vec3::new(0.0, 0.0, 1.0)];
+    for i in 1..n {
+        let th = std::f64::consts::PI * i as f64 / n as f64;
+        for j in 0..m {
+            let ph = std::f64::consts::PI * j as f64 / n as f64;
+            vertices.push(Vec3::new(th.sin() * ph.cos(), th.sin() * ph.sin(), th.cos()));
+        }
+    }
+    vertices.push(Vec3::new(0.0, 0.0, -1.0));
+    let south = (vertices.len() - 1) as u32;
+    let mut faces = Vec::new();
+    for j in 0..m {
+        faces.push([0, ring(1, j), ring(1, j + 1)]);
+        faces.push([south, ring(n - 1, j + 1), ring(n - 1, j)]);
+        for i in 1..n - 1 {
+            faces.push([ring(i, j), ring(i + 1, j), ring(i + 1, j + 1)]);
+            faces.push([ring(i, j), ring(i + 1, j + 1), ring(i, j + 1)]);
+        }
+    }
+    (vertices, faces)
+}
+
+/// A deforming body of the scene: its rest shape, how it deforms and moves.
+struct Deforming {
+    id: ObjectId,
+    rest: Vec<Vec3>,
+    cloth: bool,
+    phase: f64,
+    /// Size of the deformation (a cloth's waves; a sphere's breathing).
+    amplitude: f64,
+    r: Mat3,
+    spin: Mat3,
+    x: [f64; 3],
+    v: [f64; 3],
+}
+
+impl Deforming {
+    /// The vertices at frame `t`: a cloth ripples and billows, a sphere breathes (its radius
+    /// swings by `amplitude`) and bulges along x.
+    fn vertices(&self, t: f64) -> Vec<Vec3> {
+        let w = t * 0.15 + self.phase;
+        self.rest
+            .iter()
+            .map(|p| {
+                if self.cloth {
+                    let z = self.amplitude * ((2.0 * p.x + w).sin() * (1.5 * p.y - w).cos() + 0.5 * w.sin());
+                    Vec3::new(p.x * (1.0 + 0.2 * w.cos()), p.y, z)
+                } else {
+                    let s = 1.0 + self.amplitude * w.sin() + 0.3 * self.amplitude * (3.0 * p.x + w).cos();
+                    p * s
+                }
+            })
+            .collect()
+    }
+}
+
+/// Every object's model rebuilt afresh from its current triangles gives the same colliding
+/// object pairs (an independent check of the refitted trees the world queries).
+fn check_against_fresh_builds(world: &World, bodies: &[ObjectId], frame: usize) {
+    let request = CollideRequest { first_contact: false, frame: TriangleFrame::Model2, ..Default::default() };
+    let fresh: Vec<Model> = bodies
+        .iter()
+        .map(|&id| {
+            let m = world.model(id).unwrap();
+            Model::new(m.triangles().to_vec(), m.ids().to_vec()).unwrap()
+        })
+        .collect();
+    let mut want = Vec::new();
+    let mut scratch = CollideResult::new();
+    for a in 0..bodies.len() {
+        for b in a + 1..bodies.len() {
+            let (ia, ib) = (bodies[a].min(bodies[b]), bodies[a].max(bodies[b]));
+            if !world.tested(ia, ib) {
+                continue;
+            }
+            let (ka, kb) = if bodies[a] < bodies[b] { (a, b) } else { (b, a) };
+            let (pa, pb) = (placement_of(world.pose(ia).unwrap()), placement_of(world.pose(ib).unwrap()));
+            collide_placed(&fresh[ka], &pa, &fresh[kb], &pb, &request, &mut scratch).unwrap();
+            let mut tri: Vec<_> = scratch.pairs.clone();
+            tri.sort_unstable();
+            if !tri.is_empty() {
+                want.push((ia, ib, tri));
+            }
+        }
+    }
+    want.sort_unstable_by_key(|w| (w.0, w.1));
+    let got: Vec<_> = world
+        .contacts()
+        .iter()
+        .map(|c| {
+            let mut t = c.tri_pairs.clone();
+            t.sort_unstable();
+            (c.id1, c.id2, t)
+        })
+        .collect();
+    assert_eq!(got, want, "frame {frame}: against fresh builds");
+}
+
+#[test]
+fn deforming_scene_matches_brute_force_every_frame() {
+    let mut rng = Rng(0xde_f0_4e);
+    let mut world = World::new();
+    let mut bodies: Vec<Deforming> = Vec::new();
+    for k in 0..10 {
+        let cloth = k % 2 == 0;
+        let (rest, faces) = if cloth { indexed_sheet(6 + k) } else { indexed_sheet_free_sphere(k) };
+        let id = world.add_deformable(&rest, &faces, None).unwrap();
+        let axis = nalgebra::Unit::new_normalize(Vec3::new(rng.symmetric(), rng.symmetric(), rng.symmetric()));
+        bodies.push(Deforming {
+            id,
+            rest,
+            cloth,
+            phase: 6.3 * rng.unit(),
+            amplitude: if cloth { 0.3 } else { 0.35 },
+            r: rng.rotation(),
+            spin: *nalgebra::Rotation3::from_axis_angle(&axis, 0.03 + 0.05 * rng.unit()).matrix(),
+            x: [2.5 * rng.symmetric(), 2.5 * rng.symmetric(), 2.5 * rng.symmetric()],
+            v: [0.06 * rng.symmetric(), 0.06 * rng.symmetric(), 0.06 * rng.symmetric()],
+        });
+    }
+    // Two rigid boxes among them.
+    let rigid = [
+        add(&mut world, box_mesh([-0.5; 3], [0.5; 3])),
+        add(&mut world, box_mesh([-1.0, -0.2, -0.2], [1.0, 0.2, 0.2])),
+    ];
+    world.set_pose(rigid[1], &translation([0.5, -0.5, 0.0])).unwrap();
+    let ids: Vec<ObjectId> = bodies.iter().map(|b| b.id).chain(rigid).collect();
+    let (mut contacts, mut rebuilt, mut subset_updates) = (0, 0, 0);
+    for frame in 0..80 {
+        for b in &mut bodies {
+            let moved = b.vertices(frame as f64);
+            if frame % 7 == 3 {
+                // Only every third vertex this frame.
+                let idx: Vec<u32> = (0..moved.len() as u32).step_by(3).collect();
+                let pos: Vec<Vec3> = idx.iter().map(|&i| moved[i as usize]).collect();
+                world.update_vertex_subset(b.id, &idx, &pos).unwrap();
+                subset_updates += 1;
+            } else {
+                rebuilt += usize::from(world.update_vertices(b.id, &moved).unwrap().rebuilt);
+            }
+            if frame % 3 != 0 {
+                b.r = b.spin * b.r;
+                for k in 0..3 {
+                    b.x[k] += b.v[k];
+                    if b.x[k].abs() > 2.5 {
+                        b.v[k] = -b.v[k];
+                    }
+                }
+                world.set_pose(b.id, &pose(&b.r, b.x)).unwrap();
+            }
+        }
+        if frame % 16 == 5 {
+            let (a, c) = (ids[rng.below(ids.len() as u64) as usize], ids[rng.below(ids.len() as u64) as usize]);
+            match rng.below(4) {
+                0 => world.deactivate(a).unwrap(),
+                1 => world.activate(a).unwrap(),
+                2 => world.deactivate_pair(a, c).unwrap(),
+                _ => world.activate_pair(c, a).unwrap(),
+            }
+        }
+        world.validate().unwrap_or_else(|e| panic!("frame {frame}: {e}"));
+        let first = world.collide(true).to_vec();
+        assert_eq!(first, world.collide_brute_force(true), "frame {frame}, first contact");
+        let all = world.collide(false).to_vec();
+        assert_eq!(all, world.collide_brute_force(false), "frame {frame}, all contacts");
+        assert_eq!(pairs_of(&all), pairs_of(&first), "frame {frame}");
+        if frame % 8 == 0 {
+            check_against_fresh_builds(&world, &ids, frame);
+        }
+        contacts += all.len();
+    }
+    assert!(contacts > 40, "the bodies should meet often ({contacts} object-pair contacts)");
+    assert!(subset_updates > 0);
+    eprintln!("deforming scene: {contacts} object-pair contacts, {rebuilt} rebuilds");
+}
+
+/// Sphere `k` of the scene: finer with k.
+fn indexed_sheet_free_sphere(k: usize) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let (v, f) = indexed_sphere(4 + k / 2);
+    (v.into_iter().map(|p| p * 0.8).collect(), f)
+}
+
+/// The broad phase is told when an object grows: two spheres whose cubes are apart come to
+/// collide through a deformation alone, with no pose set in between.
+#[test]
+fn growth_alone_makes_a_candidate_and_a_contact() {
+    let mut world = World::new();
+    let (unit, faces) = indexed_sphere(8);
+    let a = world.add_deformable(&unit, &faces, None).unwrap();
+    let b = world.add_deformable(&unit, &faces, None).unwrap();
+    world.set_pose(b, &translation([3.0, 0.0, 0.0])).unwrap();
+    assert_eq!(world.candidates().count(), 0);
+    assert!(world.collide(false).is_empty());
+    let before = *world.broad.bounds(a).unwrap();
+    // Sphere a swells to radius 2.2: it now reaches into b (surface at x = 2).
+    let grown: Vec<Vec3> = unit.iter().map(|p| p * 2.2).collect();
+    world.update_vertices(a, &grown).unwrap();
+    let after = *world.broad.bounds(a).unwrap();
+    assert!(!before.overlaps(world.broad.bounds(b).unwrap()) && after.overlaps(world.broad.bounds(b).unwrap()));
+    assert_eq!(world.candidates().collect::<Vec<_>>(), vec![(a, b)]);
+    let contacts = world.collide(false).to_vec();
+    assert_eq!(pairs_of(&contacts), vec![(a, b)]);
+    assert_eq!(contacts, world.collide_brute_force(false));
+    world.validate().unwrap();
+    // And shrinking back ends the candidate.
+    world.update_vertices(a, &unit).unwrap();
+    assert_eq!(world.candidates().count(), 0);
+    assert!(world.collide(true).is_empty());
+    world.validate().unwrap();
+}
+
+#[test]
+fn bad_vertex_updates_are_refused_and_change_nothing() {
+    let mut world = World::new();
+    let (v, f) = indexed_sheet(4);
+    let d = world.add_deformable(&v, &f, None).unwrap();
+    let r = add(&mut world, box_mesh([0.0; 3], [1.0; 3]));
+    let snapshot = |w: &World| (w.model(d).unwrap().triangles().to_vec(), *w.broad.bounds(d).unwrap());
+    let before = snapshot(&world);
+    let mut nan = v.clone();
+    nan[3].y = f64::NAN;
+    let mut far = v.clone();
+    far[0].x = 2f64.powi(950);
+    assert_eq!(world.update_vertices(d, &nan), Err(NBodyError::NonFinite));
+    assert_eq!(world.update_vertices(d, &far), Err(NBodyError::NonFinite));
+    assert_eq!(
+        world.update_vertices(d, &v[1..]),
+        Err(NBodyError::Deform(RefitError::WrongLength { expected: v.len(), got: v.len() - 1 }))
+    );
+    assert_eq!(
+        world.update_vertex_subset(d, &[0, 0], &[v[0], v[0]]),
+        Err(NBodyError::Deform(RefitError::DuplicateIndex))
+    );
+    assert_eq!(world.update_vertex_subset(d, &[999], &[v[0]]), Err(NBodyError::Deform(RefitError::IndexOutOfRange)));
+    assert_eq!(world.update_vertex_subset(d, &[0], &[nan[3]]), Err(NBodyError::NonFinite));
+    assert_eq!(world.update_vertices(r, &v), Err(NBodyError::Deform(RefitError::NotDeformable)));
+    assert_eq!(world.update_vertices(77, &v), Err(NBodyError::InvalidId));
+    assert_eq!(snapshot(&world), before);
+    world.validate().unwrap();
+    // Bad deformable objects are refused and take no id.
+    let next = world.next_id();
+    assert_eq!(world.add_deformable(&v, &[[0, 1, 999]], None), Err(NBodyError::Deform(RefitError::IndexOutOfRange)));
+    assert_eq!(world.add_deformable(&nan, &f, None), Err(NBodyError::NonFinite));
+    assert_eq!(world.add_deformable(&v, &[], None), Err(NBodyError::EmptyObject));
+    assert_eq!(world.next_id(), next);
+    assert_eq!(world.len(), 2);
+}

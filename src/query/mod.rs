@@ -7,6 +7,7 @@ pub mod disassembly;
 pub mod distance;
 pub mod point;
 pub mod ray;
+pub mod self_collide;
 pub mod solid;
 pub mod sweep;
 pub mod toi;
@@ -17,6 +18,7 @@ pub use disassembly::{Part, RemovalResult, removal_directions};
 pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tolerance};
 pub use point::{ClosestPoint, PointError, PointStats, closest_point, closest_point_within, closest_points};
 pub use ray::{Ray, RayHit, RayWork, ray_any_hit, ray_any_hits, ray_first_hit, ray_first_hits, segment_hits};
+pub use self_collide::self_collide;
 pub use solid::{
     Separation, SeparationBound, SolidCollideResult, SolidQueryError, SolidRelation, contains, separation,
     signed_distances, solid_collide,

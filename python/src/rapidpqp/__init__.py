@@ -20,6 +20,7 @@ closed model, ``m.is_closed``)::
     h = m.ray_cast(origins, directions)            # h.hit, h.t, h.points, h.ids
     r = rapidpqp.collide(m, None, m, pose, solid=True)   # r.relation: nesting counts
     p = rapidpqp.separation(m, None, m, pose)      # distance, or minus a penetration depth
+    s = rapidpqp.self_collide(m)                   # s.pairs: non-adjacent triangles meeting
 
 Motion of model 1 against a static model 2::
 
@@ -58,6 +59,7 @@ from ._api import (
     distance,
     distance_batch,
     rotation_tolerance,
+    self_collide,
     separation,
     set_rotation_tolerance,
     tolerance,
@@ -74,6 +76,7 @@ from ._motion import (
     sweep_batch,
     time_of_impact,
 )
+from ._world import World, WorldContact
 from ._native import LIBRARY_PATH
 
 __version__ = "0.1.0"
@@ -105,6 +108,9 @@ __all__ = [
     "distance_batch",
     "tolerance_batch",
     "separation",
+    "self_collide",
+    "World",
+    "WorldContact",
     "SweepResult",
     "SweepBatchResult",
     "TimeOfImpact",

@@ -1604,6 +1604,46 @@ def collide(
     return CollideResult(pairs, bv, tri)
 
 
+def self_collide(model: ModelLike, first_contact: bool = False, *, box_test: str = "default") -> CollideResult:
+    """The intersecting pairs of non-adjacent triangles of one model (self-collision: a cloth
+    folded onto itself, a surface passing through itself); touching counts.
+
+    Triangles that share a vertex are adjacent and never reported: on a deformable model
+    (which keeps its faces) when their faces name a common vertex; on any other model (a
+    triangle soup) when a corner of one triangle has exactly the coordinates of a corner of
+    the other, so coincident distinct vertices count as shared. Adjacent triangles that also
+    cross elsewhere are not reported.
+
+    Parameters
+    ----------
+    model : Model or trimesh.Trimesh
+    first_contact : bool
+        Stop at the first intersecting pair (``pairs`` then has at most one row).
+    box_test : str
+        As in :func:`collide`; all give the same pairs.
+
+    Returns
+    -------
+    CollideResult
+        ``pairs`` (K, 2) int32 ids, each unordered pair once with the smaller id first;
+        ``bv_tests`` (box-pair tests) and ``tri_tests`` (leaf pairs reached).
+    """
+    model = _as_model(model, "model")  # kept alive for the call
+    h = _model_handle(model, "model")
+    st = _STATE
+    res = st.collide.handle
+    status = LIB.rpq_self_collide(h, _collide_request(first_contact, box_test, "model1"), res)
+    if status:
+        _fail(status, "self_collide")
+    k = LIB.rpq_collide_result_num_pairs(res)
+    pairs = np.empty((k, 2), dtype=np.int32)
+    if k:
+        ctypes.memmove(pairs.ctypes.data, LIB.rpq_collide_result_pairs(res), 8 * k)
+    LIB.rpq_collide_result_counts(res, *st.counts_ptrs)
+    bv, tri = st.counts.tolist()
+    return CollideResult(pairs, bv, tri)
+
+
 def _solid_collide(model1: ModelLike, pose1: PoseLike, model2: ModelLike, pose2: PoseLike) -> SolidCollideResult:
     model1 = _as_model(model1, "model1")  # kept alive for the call
     h1 = _model_handle(model1, "model1")

@@ -142,6 +142,15 @@ class RpqRefitReport(ctypes.Structure):
     _fields_ = [("degradation", ctypes.c_double), ("rebuilt", ctypes.c_int)]
 
 
+class RpqObjectContact(ctypes.Structure):
+    _fields_ = [
+        ("id1", ctypes.c_uint32),
+        ("id2", ctypes.c_uint32),
+        ("num_tri_pairs", ctypes.c_size_t),
+        ("tri_pairs", ctypes.c_void_p),
+    ]
+
+
 class RpqSolidFacts(ctypes.Structure):
     _fields_ = [
         ("closed", ctypes.c_int),
@@ -332,6 +341,19 @@ _SIGNATURES = {
     "rpq_collide_result_num_pairs": (_SIZE, [_VP]),
     "rpq_collide_result_pairs": (_VP, [_VP]),
     "rpq_collide_result_counts": (_STATUS, [_VP, _VP, _VP]),
+    "rpq_self_collide": (_STATUS, [_VP, _VP, _VP]),
+    # n-body worlds.
+    "rpq_world_new": (_STATUS, [_VP]),
+    "rpq_world_free": (None, [_VP]),
+    "rpq_world_add_model": (_STATUS, [_VP, _VP, _VP]),
+    "rpq_world_remove": (_STATUS, [_VP, ctypes.c_uint32]),
+    "rpq_world_set_pose": (_STATUS, [_VP, ctypes.c_uint32, _VP]),
+    "rpq_world_update_vertices": (_STATUS, [_VP, ctypes.c_uint32, _VP, _SIZE, _VP]),
+    "rpq_world_update_vertex_subset": (_STATUS, [_VP, ctypes.c_uint32, _VP, _VP, _SIZE, _VP]),
+    "rpq_world_set_active": (_STATUS, [_VP, ctypes.c_uint32, _INT]),
+    "rpq_world_set_pair_active": (_STATUS, [_VP, ctypes.c_uint32, ctypes.c_uint32, _INT]),
+    "rpq_world_collide": (_STATUS, [_VP, _INT, _VP]),
+    "rpq_world_contact": (_STATUS, [_VP, _SIZE, _VP]),
     # Distance and tolerance.
     "rpq_distance": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _VP, _VP]),
     "rpq_tolerance": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _VP]),
