@@ -206,6 +206,11 @@ typedef struct RpqMesh RpqMesh;
 typedef struct RpqModel RpqModel;
 
 /**
+ * An n-body world (opaque): objects, their poses, activation, and the last collide result.
+ */
+typedef struct RpqWorld RpqWorld;
+
+/**
  * Status of a native call. Out-parameters are written only on `RPQ_OK`.
  */
 typedef int RpqStatus;
@@ -655,6 +660,24 @@ typedef struct RpqRemoval {
 } RpqRemoval;
 
 /**
+ * One colliding object pair of the last `rpq_world_collide`: the lower id first, and (all
+ * contacts) the intersecting triangle pairs, `id1` a triangle id of object `id1`. The array
+ * is owned by the world and valid until its next `rpq_world_collide` or `rpq_world_free`.
+ */
+typedef struct RpqObjectContact {
+    uint32_t id1;
+    uint32_t id2;
+    /**
+     * 0 after a first-contact collide.
+     */
+    size_t num_tri_pairs;
+    /**
+     * NULL when `num_tri_pairs` is 0.
+     */
+    const struct RpqContactPair *tri_pairs;
+} RpqObjectContact;
+
+/**
  * Success.
  */
 #define RPQ_OK 0
@@ -1041,6 +1064,29 @@ RpqStatus rpq_collide(const struct RpqModel *model1,
                       const struct RpqPose *pose2,
                       const struct RpqCollideRequest *request,
                       struct RpqCollideResult *result);
+
+/**
+ * Finds the intersecting pairs of non-adjacent triangles of one model (self-collision: a
+ * cloth folded onto itself, a surface passing through itself) and stores them in `result`,
+ * replacing what it held: each unordered pair once, the smaller id first (`id1 <= id2`).
+ * Touching counts. Triangles that share a vertex are adjacent and never reported: on a model
+ * that keeps its faces (a deformable model built from vertices and faces) when their faces
+ * name a common vertex; on any other model (a soup) when a corner of one triangle has exactly
+ * the coordinates of a corner of the other, so coincident distinct vertices count as shared.
+ * Adjacent triangles that also cross elsewhere are not reported. `request` may be NULL (all pairs, defaults); its `frame` does
+ * not apply here but must be a valid `RPQ_FRAME_*`. The counts
+ * (`rpq_collide_result_counts`) are the box tests and the leaf pairs reached.
+ *
+ * Errors (`result` unchanged): `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
+ * `RPQ_ERR_INVALID_ARGUMENT` (an unknown box test or frame).
+ *
+ * # Safety
+ * `model` is a live model; `request` NULL or readable; `result` a live result not used by
+ * another thread during the call.
+ */
+RpqStatus rpq_self_collide(const struct RpqModel *model,
+                           const struct RpqCollideRequest *request,
+                           struct RpqCollideResult *result);
 
 /**
  * Number of contact pairs in a result (0 for NULL or an invalid handle).
@@ -1602,6 +1648,148 @@ uint32_t rpq_version(void);
  * as the header's `RPQ_VERSION_STRING`. Static: never free it.
  */
 const char *rpq_version_string(void);
+
+/**
+ * Creates an empty world and writes it to `*out_world`; free it with `rpq_world_free`.
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_OUT_OF_MEMORY`.
+ *
+ * # Safety
+ * `out_world` is NULL or writable.
+ */
+RpqStatus rpq_world_new(struct RpqWorld **out_world);
+
+/**
+ * Frees a world and its objects; NULL is a no-op, and anything that is not a live world
+ * (freed already, foreign, another kind of handle) is ignored.
+ *
+ * # Safety
+ * No call using `world` is running.
+ */
+void rpq_world_free(struct RpqWorld *world);
+
+/**
+ * Adds a copy of `model` as a new object at the identity pose, active, and writes its id to
+ * `*out_id` (ids count up from 0 and are never reused). A deformable model makes a deforming
+ * object (`rpq_world_update_vertices`); any other a rigid one. The world keeps its own copy:
+ * the model may be freed, queried or updated afterwards without affecting the object.
+ *
+ * Errors (nothing added): `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE` (world or
+ * model), `RPQ_ERR_BUSY` (the deformable model is being updated by another call),
+ * `RPQ_ERR_OUT_OF_RANGE` (a coordinate beyond 2^900, the world's range),
+ * `RPQ_ERR_INVALID_ARGUMENT` (ids exhausted: 2^31 objects).
+ *
+ * # Safety
+ * `world` is a live world used by no other call; `model` a live model not freed during the
+ * call; `out_id` writable.
+ */
+RpqStatus rpq_world_add_model(struct RpqWorld *world,
+                              const struct RpqModel *model,
+                              uint32_t *out_id);
+
+/**
+ * Deletes an object: its pairs go from the broad phase; its id stays invalid for ever. The
+ * last collide result is kept. Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
+ * `RPQ_ERR_INVALID_ARGUMENT` (not an object).
+ *
+ * # Safety
+ * `world` is a live world used by no other call.
+ */
+RpqStatus rpq_world_remove(struct RpqWorld *world, uint32_t id);
+
+/**
+ * Sets an object's pose (a rigid motion: `pose->scale` must be 1, else
+ * `RPQ_ERR_INVALID_SCALE`; the rotation checked as every native pose, and orthonormal
+ * within 1e-6 per entry of `R Rᵀ − I`, else `RPQ_ERR_NOT_ROTATION`); its box moves in the
+ * broad phase at once. Errors (nothing changed): `RPQ_ERR_NULL_POINTER`,
+ * `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_INVALID_ARGUMENT` (not an object), `RPQ_ERR_NON_FINITE`,
+ * `RPQ_ERR_OUT_OF_RANGE` (a translation beyond 2^900).
+ *
+ * # Safety
+ * `world` is a live world used by no other call; `pose` NULL or readable.
+ */
+RpqStatus rpq_world_set_pose(struct RpqWorld *world, uint32_t id, const struct RpqPose *pose);
+
+/**
+ * Moves every vertex of a deforming object: `vertices` holds `num_vertices` points (3
+ * doubles each) in its model frame, one per vertex of its model; the object's hierarchy is
+ * refitted (or rebuilt past its threshold, as `rpq_model_update_vertices`) and its box moved
+ * in the broad phase at once, so the next `rpq_world_collide` sees pairs that meet only
+ * because it deformed. Writes what the refit did to `*report` when it is not NULL.
+ *
+ * Errors (nothing changed): `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
+ * `RPQ_ERR_INVALID_ARGUMENT` (not an object, or a wrong count), `RPQ_ERR_NOT_DEFORMABLE` (a
+ * rigid object), `RPQ_ERR_NON_FINITE`, `RPQ_ERR_OUT_OF_RANGE` (beyond 2^900),
+ * `RPQ_ERR_OUT_OF_MEMORY`.
+ *
+ * # Safety
+ * `world` is a live world used by no other call; `vertices` holds `3 * num_vertices`
+ * doubles; `report` NULL or writable.
+ */
+RpqStatus rpq_world_update_vertices(struct RpqWorld *world,
+                                    uint32_t id,
+                                    const double *vertices,
+                                    size_t num_vertices,
+                                    struct RpqRefitReport *report);
+
+/**
+ * Moves the vertices `indices[k]` (zero-based, each below the model's vertex count, none
+ * twice) of a deforming object to `positions[k]` (3 doubles each), `k < count`, the others
+ * staying; otherwise as `rpq_world_update_vertices` (`RPQ_ERR_INVALID_ARGUMENT` also for an
+ * index out of range or repeated).
+ *
+ * # Safety
+ * `world` is a live world used by no other call; `indices` holds `count` indices and
+ * `positions` `3 * count` doubles; `report` NULL or writable.
+ */
+RpqStatus rpq_world_update_vertex_subset(struct RpqWorld *world,
+                                         uint32_t id,
+                                         const uint32_t *indices,
+                                         const double *positions,
+                                         size_t count,
+                                         struct RpqRefitReport *report);
+
+/**
+ * Lets `rpq_world_collide` test the pairs of object `id` again (`active` nonzero) or skips
+ * them (zero); the object still moves in the broad phase. Independent of the pair layer.
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `world` is a live world used by no other call.
+ */
+RpqStatus rpq_world_set_active(struct RpqWorld *world, uint32_t id, int active);
+
+/**
+ * Enables (`enabled` nonzero) or disables the unordered pair {a, b} (no effect when a == b).
+ * Independent of the object layer. Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
+ * `RPQ_ERR_INVALID_ARGUMENT` (an id that is not an object).
+ *
+ * # Safety
+ * `world` is a live world used by no other call.
+ */
+RpqStatus rpq_world_set_pair_active(struct RpqWorld *world, uint32_t a, uint32_t b, int enabled);
+
+/**
+ * Finds the colliding object pairs: every pair whose boxes overlap, both objects active and
+ * the pair enabled, whose posed meshes have an intersecting triangle pair (touching counts).
+ * With `first_contact` nonzero the search stops at the first triangle pair of each object
+ * pair (no triangle pairs are kept). Writes the number of colliding object pairs to
+ * `*out_num_contacts`; read them with `rpq_world_contact`. Errors: `RPQ_ERR_NULL_POINTER`,
+ * `RPQ_ERR_INVALID_HANDLE` (the last result then stays).
+ *
+ * # Safety
+ * `world` is a live world used by no other call; `out_num_contacts` writable.
+ */
+RpqStatus rpq_world_collide(struct RpqWorld *world, int first_contact, size_t *out_num_contacts);
+
+/**
+ * Colliding object pair `index` of the last `rpq_world_collide` (sorted by `id1`, then
+ * `id2`), written to `*out`. Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`,
+ * `RPQ_ERR_INVALID_ARGUMENT` (`index` not below the count).
+ *
+ * # Safety
+ * `world` is a live world used by no other call; `out` writable.
+ */
+RpqStatus rpq_world_contact(struct RpqWorld *world, size_t index, struct RpqObjectContact *out);
 
 #ifdef __cplusplus
 }  // extern "C"

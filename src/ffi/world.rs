@@ -388,7 +388,7 @@ pub unsafe extern "C" fn rpq_world_contact(
                     id1: c.id1,
                     id2: c.id2,
                     num_tri_pairs: tri.len(),
-                    tri_pairs: if tri.is_empty() { std::ptr::null() } else { tri.as_ptr() },
+                    tri_pairs: if tri.is_empty() { std::ptr::null() } else { tri.as_ptr().cast::<RpqContactPair>() },
                 },
             );
             Ok(())
