@@ -20,7 +20,7 @@ Builds rapidpqp's C library (cargo, release profile) and installs into PREFIX:
   lib/cmake/rapidpqp/             CMake package: find_package(rapidpqp), target
                                   rapidpqp::rapidpqp (shared; set RAPIDPQP_STATIC to ON
                                   before find_package for the static library)
-  bin/rapidpqp                    the command-line tool, when the package has one
+  bin/rapidpqp                    the command-line tool
 
 PREFIX must be an absolute path without white space or quotes, e.g. ~/.local or /usr/local.
 Running it again updates the installation in place.

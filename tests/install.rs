@@ -258,12 +258,12 @@ fn install_layout_links_and_reinstall() {
         assert!(same, "include/{name} is not installed as {}", installed.display());
     }
     assert_eq!(common::soname(&prefix.join("lib").join(&real)).as_deref(), Some(soname.as_str()));
-    // The command-line tool is `src/bin/rapidpqp.rs` when the package has one.
-    let cli_declared = manifest_dir().join("src/bin/rapidpqp.rs").is_file();
-    assert_eq!(
-        files.contains(&"bin/rapidpqp".to_owned()),
-        cli_declared,
-        "bin/rapidpqp installed iff the package has that binary"
+    // The command-line tool (src/bin/rapidpqp/) is installed and runs.
+    assert!(files.contains(&"bin/rapidpqp".to_owned()), "bin/rapidpqp not installed: {files:?}");
+    let version = std::process::Command::new(prefix.join("bin/rapidpqp")).arg("--version").output().expect("run bin/rapidpqp");
+    assert!(
+        version.status.success() && String::from_utf8_lossy(&version.stdout).contains(env!("CARGO_PKG_VERSION")),
+        "bin/rapidpqp --version: {version:?}"
     );
 
     // A second run over the same prefix gives the same installation.
