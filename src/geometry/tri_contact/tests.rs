@@ -306,7 +306,7 @@ fn random_pairs_match_the_exact_intersection() {
     let mut worst = 0.0f64;
     for round in 0..6000 {
         let grid = round % 2 == 0;
-        let mut tri = |rng: &mut Rng| -> Triangle {
+        let tri = |rng: &mut Rng| -> Triangle {
             [0; 3].map(|_| {
                 if grid && round % 3 == 0 {
                     Vec3::new(rng.int(-2, 2), rng.int(-2, 2), 0.0) // coplanar
