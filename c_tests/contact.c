@@ -99,6 +99,25 @@ int main(int argc, char **argv) {
         }
         fprintf(out, "\n");
     }
+    /* The bulk copy equals the per-pair one. */
+    {
+        size_t m = 0, m0 = 999;
+        RpqTriContact *all = calloc(n, sizeof *all);
+        ENSURE_EQ_INT(rpq_collide_result_geometries(result, NULL, 0, &m), RPQ_OK);
+        ENSURE_EQ_INT(m, n);
+        ENSURE_EQ_INT(rpq_collide_result_geometries(result, all, n - 1, &m), RPQ_OK);
+        ENSURE(all[0].num_points == 0); /* too small: nothing copied */
+        ENSURE_EQ_INT(rpq_collide_result_geometries(result, all, n, &m), RPQ_OK);
+        for (size_t k = 0; k < n; k++) {
+            ENSURE_EQ_INT(rpq_collide_result_geometry(result, k, &g), RPQ_OK);
+            ENSURE(memcmp(&g, &all[k], sizeof g) == 0);
+        }
+        ENSURE_EQ_INT(rpq_collide_result_geometries(result, all, n, NULL), RPQ_ERR_NULL_POINTER);
+        ENSURE_EQ_INT(rpq_collide_result_geometries(result, NULL, 3, &m0), RPQ_ERR_NULL_POINTER);
+        ENSURE_EQ_INT(rpq_collide_result_geometries(NULL, all, n, &m0), RPQ_ERR_NULL_POINTER);
+        ENSURE(m0 == 999);
+        free(all);
+    }
     g = untouched;
     ENSURE_EQ_INT(rpq_collide_result_geometry(result, n, &g), RPQ_ERR_INVALID_ARGUMENT);
     ENSURE_EQ_INT(rpq_collide_result_geometry(result, (size_t)-1, &g), RPQ_ERR_INVALID_ARGUMENT);
@@ -110,6 +129,11 @@ int main(int argc, char **argv) {
     ENSURE_EQ_INT(rpq_collide_result_set_geometry(result, 0), RPQ_OK);
     ENSURE_EQ_INT(rpq_collide(cube, &p1, cube, &p2, NULL, result), RPQ_OK);
     ENSURE_EQ_INT(rpq_collide_result_geometry(result, 0, &g), RPQ_ERR_INVALID_ARGUMENT);
+    {
+        size_t m0 = 999;
+        ENSURE_EQ_INT(rpq_collide_result_geometries(result, NULL, 0, &m0), RPQ_ERR_INVALID_ARGUMENT);
+        ENSURE(m0 == 999);
+    }
 
     /* The contact set: a size query, then the copy. */
     const double tol = 1e-6;
@@ -207,6 +231,8 @@ int main(int argc, char **argv) {
     ENSURE_EQ_INT(rpq_collide_result_set_geometry(foreign_result, 1), RPQ_ERR_INVALID_HANDLE);
     ENSURE_EQ_INT(rpq_collide_result_geometry(dead_result, 0, &g), RPQ_ERR_INVALID_HANDLE);
     ENSURE_EQ_INT(rpq_collide_result_geometry(foreign_result, 0, &g), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_collide_result_geometries(dead_result, NULL, 0, &c0), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_collide_result_geometries(foreign_result, NULL, 0, &c0), RPQ_ERR_INVALID_HANDLE);
     ENSURE(memcmp(&g, &untouched, sizeof g) == 0);
     /* A model handle is not a result. */
     ENSURE_EQ_INT(rpq_collide_result_set_geometry((RpqCollideResult *)(void *)cube, 1), RPQ_ERR_INVALID_HANDLE);

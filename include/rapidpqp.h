@@ -1286,6 +1286,23 @@ RpqStatus rpq_collide_result_geometry(const struct RpqCollideResult *result,
                                       struct RpqTriContact *out);
 
 /**
+ * Copies the geometry of every contact pair of the last `rpq_collide` (in the order of
+ * `rpq_collide_result_pairs`) to `out` when `capacity` is at least their number, which is
+ * written to `*count` in any case.
+ * Errors: `RPQ_ERR_NULL_POINTER` (`result` or `count` NULL, or `out` NULL with `capacity` >
+ * 0), `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_INVALID_ARGUMENT` (the last query ran without
+ * geometry and found pairs). Nothing is written on error.
+ *
+ * # Safety
+ * `result` is not freed or used by another thread during the call; `count` is NULL or
+ * writable; `out` NULL or writable for `capacity` entries.
+ */
+RpqStatus rpq_collide_result_geometries(const struct RpqCollideResult *result,
+                                        struct RpqTriContact *out,
+                                        size_t capacity,
+                                        size_t *count);
+
+/**
  * The deduplicated contact set of `model1` at `pose1` and `model2` at `pose2`: every pair's
  * points merged within `merge_tolerance` (README, "Contact geometry"). Writes the number of
  * contacts to `*count`, and copies them to `out` when `capacity >= *count` (else nothing is

@@ -140,6 +140,49 @@ pub unsafe extern "C" fn rpq_collide_result_geometry(
     })
 }
 
+/// Copies the geometry of every contact pair of the last `rpq_collide` (in the order of
+/// `rpq_collide_result_pairs`) to `out` when `capacity` is at least their number, which is
+/// written to `*count` in any case.
+/// Errors: `RPQ_ERR_NULL_POINTER` (`result` or `count` NULL, or `out` NULL with `capacity` >
+/// 0), `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_INVALID_ARGUMENT` (the last query ran without
+/// geometry and found pairs). Nothing is written on error.
+///
+/// # Safety
+/// `result` is not freed or used by another thread during the call; `count` is NULL or
+/// writable; `out` NULL or writable for `capacity` entries.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rpq_collide_result_geometries(
+    result: *const RpqCollideResult,
+    out: *mut RpqTriContact,
+    capacity: usize,
+    count: *mut usize,
+) -> RpqStatus {
+    guard(RPQ_ERR_INTERNAL, || {
+        // SAFETY: forwarded contract.
+        let h = match unsafe { collide_handle_mut(result) } {
+            Ok(h) => h,
+            Err(status) => return status,
+        };
+        if count.is_null() || (out.is_null() && capacity > 0) {
+            return RPQ_ERR_NULL_POINTER;
+        }
+        let r = &h.result;
+        if r.geometry.len() != r.pairs.len() {
+            return RPQ_ERR_INVALID_ARGUMENT;
+        }
+        // SAFETY: `count` is writable; `out` holds `capacity` entries.
+        unsafe {
+            if r.geometry.len() <= capacity {
+                for (k, g) in r.geometry.iter().enumerate() {
+                    out.add(k).write(RpqTriContact::from(g));
+                }
+            }
+            count.write(r.geometry.len());
+        }
+        RPQ_OK
+    })
+}
+
 /// The models, poses and the geometry of their pairs, for the set and curve functions.
 ///
 /// # Safety
