@@ -20,6 +20,12 @@ closed model, ``m.is_closed``)::
     r = rapidpqp.collide(m, None, m, pose, solid=True)   # r.relation: nesting counts
     p = rapidpqp.separation(m, None, m, pose)      # distance, or minus a penetration depth
 
+Contact geometry (world frame)::
+
+    g = rapidpqp.collide(m, None, m, pose, geometry=True).geometry   # g.pair(k), g.normal1
+    c = rapidpqp.contacts(m, None, m, pose, 1e-6)  # c.points, c.normals (from 1 into 2)
+    loops = rapidpqp.intersection_curves(m, None, m, pose)   # [(N, 3) arrays]
+
 Motion of model 1 against a static model 2::
 
     s = rapidpqp.sweep(m, pose, m, None, direction, 10.0)   # s.hit, s.s: first contact
@@ -61,6 +67,13 @@ from ._api import (
     tolerance,
     tolerance_batch,
 )
+from ._contact import (
+    CollideGeometryResult,
+    ContactSet,
+    PairGeometry,
+    contacts,
+    intersection_curves,
+)
 from ._motion import (
     RemovalResult,
     SweepBatchResult,
@@ -99,6 +112,11 @@ __all__ = [
     "distance_batch",
     "tolerance_batch",
     "separation",
+    "CollideGeometryResult",
+    "PairGeometry",
+    "ContactSet",
+    "contacts",
+    "intersection_curves",
     "SweepResult",
     "SweepBatchResult",
     "TimeOfImpact",
