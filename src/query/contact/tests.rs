@@ -277,9 +277,9 @@ fn mesh_fixtures_give_closed_curves() {
     let curves = intersection_curves(&bunny, &Placement::IDENTITY, &ball, &Placement::IDENTITY).unwrap();
     check_curves(&bunny, &Placement::IDENTITY, &ball, &Placement::IDENTITY, &curves);
     assert!(!curves.is_empty());
-    if bunny.solid_facts().closed {
-        assert!(curves.iter().all(|c| c.closed));
-    }
+    // bunny_15k has holes (80 boundary edges), but not where this sphere crosses it.
+    assert!(!bunny.solid_facts().closed);
+    assert!(curves.iter().all(|c| c.closed), "{curves:?}");
     assert!(closed, "armadillo_50k is expected closed");
 }
 
