@@ -14,8 +14,12 @@
 //!   The inputs of that computation are canonical, so the two triangle pairs that share such a
 //!   crossing (the edge's two faces against one face) produce bitwise-identical points, which
 //!   is what lets [`crate::query::contact`] chain segments into curves exactly;
-//! * an edge crossing another edge inside a common plane (coplanar pairs, zero-area triangles)
-//!   is computed likewise from the 2-D orientations in an injective coordinate projection.
+//! * an edge crossing another edge (in 3-D where the curves pass exactly through an edge of
+//!   each mesh, in coplanar pairs, with zero-area triangles) is computed likewise from the 2-D
+//!   orientations in an injective coordinate projection, from canonical inputs too: both edges
+//!   in lexicographic order and the pair ordered, so all four face pairs around such a point
+//!   agree bitwise. (A zero-area triangle crossing a face is computed against that face's
+//!   plane; where it also crosses an edge of that face exactly, its neighbours may differ.)
 //!
 //! Each computed corner carries a certified bound on its distance to the exact corner (the
 //! same corner of the exact intersection of these very doubles): the first-stage error bound
@@ -25,7 +29,7 @@
 //! [`TriContact::error_bound`] is the largest over the corners; zero when all are vertices.
 
 use super::predicates::{collinear, log2_floor, orient2d_sign, project, projection_axis, times_pow2, volume_sign};
-use super::tri_intersect::{collinear_extent, lone_vertex, segments_meet_2d, triangles_intersect};
+use super::tri_intersect::{collinear_extent, lone_vertex, segments_meet, segments_meet_2d, triangles_intersect};
 use crate::math::{Placement, Triangle, Vec3};
 
 /// The most corners a contact has (two triangles overlap in at most a hexagon).
@@ -308,29 +312,78 @@ fn crossing_segment(a: &Triangle, b: &Triangle, sa: [i8; 3], sb: [i8; 3]) -> Vec
         (true, false) => order(m, n) == 0,
         (false, true) => order(n, m) == 0,
     };
+    let edge = |(x, m): Label| if x { (&p[0], &p[m]) } else { (&q[0], &q[m]) };
     let corner = |(x, m): Label| {
-        if x { edge_corner(&p[0], ps[0], &p[m], ps[m], b) } else { edge_corner(&q[0], qs[0], &q[m], qs[m], a) }
+        let (e0, s0, e1, s1, t, other, other_sides) =
+            if x { (&p[0], ps[0], &p[m], ps[m], b, &q, qs) } else { (&q[0], qs[0], &q[m], qs[m], a, &p, ps) };
+        // An edge crossing the other face where an edge of that face lies in this one's plane
+        // (so on the planes' common line): the crossing is on that edge, computed from both
+        // edges canonically as at any edge-edge crossing.
+        if s0 != 0 && s1 != 0 && other_sides[1] == 0 && other_sides[2] == 0 {
+            let (u, v) = (&other[1], &other[2]);
+            if segments_meet(e0, e1, u, v) {
+                return if segments_meet(u, u, e0, e1) {
+                    Corner::exact(u)
+                } else if segments_meet(v, v, e0, e1) {
+                    Corner::exact(v)
+                } else {
+                    crossing_edges(e0, e1, u, v)
+                };
+            }
+        }
+        edge_corner(e0, s0, e1, s1, t)
     };
-    // The later of X1, Y2 and the earlier of X2, Y1; of two coincident ones, a vertex if either is.
-    let pick = |x: Label, y: Label, x_first: i8| match x_first {
-        1 => y,
-        -1 => x,
-        _ if !is_vertex(x) && is_vertex(y) => y,
-        _ => x,
+    // The corner at a label, given the label of the other triangle found coincident with it:
+    // a vertex if either is one; else the two edges cross there, and the point is computed
+    // from both edges canonically (the same for all four pairs of their faces).
+    let coincident_corner = |l: Label, other: Option<Label>| match other {
+        Some(o) if !is_vertex(l) && !is_vertex(o) => {
+            let ((e0, e1), (f0, f1)) = (edge(l), edge(o));
+            crossing_edges(e0, e1, f0, f1)
+        }
+        Some(o) if !is_vertex(l) => corner(o),
+        _ => corner(l),
     };
-    let start = pick((true, 1), (false, 2), order(1, 2));
+    // The later of X1, Y2 and the earlier of X2, Y1 (with the coincident one, if any).
+    let start = match order(1, 2) {
+        1 => ((false, 2), None),
+        -1 => ((true, 1), None),
+        _ => ((true, 1), Some((false, 2))),
+    };
     let end = match order(2, 1) {
-        1 => (true, 2),
-        -1 => (false, 1),
-        _ if !is_vertex((true, 2)) && is_vertex((false, 1)) => (false, 1),
-        _ => (true, 2),
+        1 => ((true, 2), None),
+        -1 => ((false, 1), None),
+        _ => ((true, 2), Some((false, 1))),
     };
-    if same(start, end) {
-        let one = if !is_vertex(start) && is_vertex(end) { end } else { start };
-        vec![corner(one)]
+    if same(start.0, end.0) {
+        // One point, which every label found coincident is: a vertex if one is, else the
+        // crossing of an edge of each triangle if both have one there.
+        let labels: Vec<Label> = [Some(start.0), start.1, Some(end.0), end.1].into_iter().flatten().collect();
+        let x = labels.iter().find(|l| l.0).copied();
+        let y = labels.iter().find(|l| !l.0).copied();
+        let point = match (labels.iter().find(|&&l| is_vertex(l)), x, y) {
+            (Some(&v), _, _) => corner(v),
+            (None, Some(x), Some(y)) => coincident_corner(x, Some(y)),
+            _ => corner(labels[0]),
+        };
+        vec![point]
     } else {
-        vec![corner(start), corner(end)]
+        vec![coincident_corner(start.0, start.1), coincident_corner(end.0, end.1)]
     }
+}
+
+/// Where two edges that cross at a point interior to both (in 3-D, so they are coplanar and
+/// not parallel) meet, from canonical inputs: each edge in lexicographic order, the two edges
+/// in lexicographic order of those, the projection chosen from them exactly.
+fn crossing_edges(p: &Vec3, q: &Vec3, u: &Vec3, v: &Vec3) -> Corner {
+    let (e, f) = (ordered(p, q), ordered(u, v));
+    let key = |(a, b): (&Vec3, &Vec3)| [a.x, a.y, a.z, b.x, b.y, b.z];
+    let first_is_e = key(e).iter().zip(key(f).iter()).map(|(x, y)| x.total_cmp(y)).find(|o| o.is_ne())
+        != Some(std::cmp::Ordering::Greater);
+    let (e, f) = if first_is_e { (e, f) } else { (f, e) };
+    // f's endpoints are off e's line (they cross properly), so e and either spans the plane.
+    let axis = projection_axis(e.0, e.1, f.0).or_else(|| projection_axis(e.0, e.1, f.1)).expect("crossing edges");
+    edge_edge(e.0, e.1, f.0, f.1, axis)
 }
 
 /// Both have area and share a plane: the convex overlap. Its corners are the vertices of
@@ -352,7 +405,7 @@ fn coplanar_polygon(a: &Triangle, b: &Triangle) -> Vec<Corner> {
         for n in 0..3 {
             let (p, q, u, v) = (pa[m], pa[(m + 1) % 3], pb[n], pb[(n + 1) % 3]);
             if proper_crossing_2d(p, q, u, v) {
-                corners.push(edge_edge(&a[m], &a[(m + 1) % 3], &b[n], &b[(n + 1) % 3], k));
+                corners.push(crossing_edges(&a[m], &a[(m + 1) % 3], &b[n], &b[(n + 1) % 3]));
             }
         }
     }
@@ -390,7 +443,7 @@ fn segment_triangle(p: &Vec3, q: &Vec3, t: &Triangle) -> Vec<Corner> {
             corners.push(Corner::exact(&t[m]));
         }
         if proper_crossing_2d(p2, q2, pt[m], pt[(m + 1) % 3]) {
-            corners.push(edge_edge(p, q, &t[m], &t[(m + 1) % 3], k));
+            corners.push(crossing_edges(p, q, &t[m], &t[(m + 1) % 3]));
         }
     }
     extremes(corners)
@@ -409,9 +462,7 @@ fn segment_segment(p: &Vec3, q: &Vec3, u: &Vec3, v: &Vec3) -> Vec<Corner> {
     }
     if corners.is_empty() {
         // A proper crossing: p, q and u (or v) span the common plane.
-        if let Some(k) = projection_axis(p, q, u).or_else(|| projection_axis(p, q, v)) {
-            corners.push(edge_edge(p, q, u, v, k));
-        }
+        corners.push(crossing_edges(p, q, u, v));
     }
     extremes(corners)
 }

@@ -365,3 +365,46 @@ fn shared_crossings_are_bitwise_identical() {
         }
     }
 }
+
+/// Two edges crossing exactly at an interior point (each with its two faces): the four face
+/// pairs that reach the crossing all report it bitwise identically (so curves chain there).
+#[test]
+fn edge_edge_crossings_are_bitwise_identical_for_all_four_pairs() {
+    let mut rng = Rng(77);
+    let mut seen = 0;
+    for round in 0..200 {
+        // Exact maps (dyadic scales and offsets), so the edges still cross exactly.
+        let k = [1.0, 3.0, 7.0, 0.125][round % 4];
+        let o = Vec3::new(rng.int(-50, 50), rng.int(-50, 50), rng.int(-50, 50)) * 0.375;
+        let v = |x: f64, y: f64, z: f64| Vec3::new(x, y, z) * k + o;
+        // eA from p to q and eB from b0 to b1 cross at (1/3, 1/3, 0), not a double: each pair
+        // rounds it, and only canonical inputs make them agree.
+        let (p, q) = (v(0.0, 0.0, 0.0), v(1.0, 1.0, 0.0));
+        let (b0, b1) = (v(1.0, 0.0, -1.0), v(-1.0, 1.0, 2.0));
+        let r = |rng: &mut Rng| v(rng.int(-4, 4), rng.int(-4, 4), rng.int(-4, 4));
+        let faces_a = [[p, q, r(&mut rng)], [q, p, r(&mut rng)]];
+        let faces_b = [[b0, b1, r(&mut rng)], [b1, b0, r(&mut rng)]];
+        let x = v(1.0 / 3.0, 1.0 / 3.0, 0.0);
+        // (Zero-area faces take the segment path, which does not see the other edge.)
+        if faces_a.iter().chain(&faces_b).any(|f| collinear(&f[0], &f[1], &f[2])) {
+            continue;
+        }
+        let mut keys = Vec::new();
+        for fa in &faces_a {
+            for fb in &faces_b {
+                for c in [triangle_contact(fa, fb), triangle_contact(fb, fa)].into_iter().flatten() {
+                    for pt in c.points() {
+                        if (pt - x).norm() <= 1e-9 * k.max(o.amax()) {
+                            keys.push([pt.x.to_bits(), pt.y.to_bits(), pt.z.to_bits()]);
+                        }
+                    }
+                }
+            }
+        }
+        if keys.len() >= 2 {
+            seen += 1;
+            assert!(keys.iter().all(|key| *key == keys[0]), "round {round}: {keys:?}");
+        }
+    }
+    assert!(seen > 100, "{seen}");
+}
