@@ -1393,8 +1393,10 @@ def collide(
         it and its open edges.
     """
     if solid:
-        if box_test != "default" or frame != "model1" or geometry:
-            raise ValueError("collide(solid=True) takes no box_test, frame or geometry (it uses the defaults)")
+        if box_test != "default" or frame != "model1":
+            raise ValueError("collide(solid=True) takes no box_test or frame (it uses the defaults)")
+        if geometry:
+            raise ValueError("collide(solid=True) takes no geometry (ask collide without solid=True for it)")
         return _solid_collide(model1, pose1, model2, pose2)
     model1 = _as_model(model1, "model1")  # kept alive for the call
     h1 = _model_handle(model1, "model1")

@@ -104,9 +104,6 @@ fn geometry_matches_brute_force_on_random_soups() {
                     );
                     assert_eq!((g.normal1, g.normal2, g.flags), (w.normal1, w.normal2, w.flags));
                     assert!(g.error_bound.is_finite());
-                    // World points are where the placement puts them, within the bound: the
-                    // placed frame triangles contain them up to the bound (checked loosely
-                    // through the other model's unplaced copy).
                     polygons += usize::from(g.len >= 3);
                 }
                 total += want.len();
