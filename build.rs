@@ -185,7 +185,8 @@ mod c_headers {
     fn version_macros() -> String {
         let part = |name: &str| -> u32 {
             let text = env::var(format!("CARGO_PKG_VERSION_{name}")).unwrap_or_default();
-            let value: u32 = text.parse().unwrap_or_else(|_| panic!("Cargo.toml version {name} {text:?} is not a number"));
+            let value: u32 =
+                text.parse().unwrap_or_else(|_| panic!("Cargo.toml version {name} {text:?} is not a number"));
             // RPQ_VERSION_NUMBER packs three decimal digits per part (see src/ffi/version.rs).
             assert!(name == "MAJOR" || value < 1000, "Cargo.toml version {name} {value} needs more than 3 digits");
             value

@@ -58,6 +58,27 @@
 #define RPQ_MAX_BATCH_THREADS 256
 
 /**
+ * `RpqTriContact::flags`: model 1's triangle has zero area (or its normal underflows);
+ * `normal1` is zero.
+ */
+#define RPQ_CONTACT_NORMAL1_DEGENERATE 1
+
+/**
+ * Model 2's triangle has zero area (or its normal underflows); `normal2` is zero.
+ */
+#define RPQ_CONTACT_NORMAL2_DEGENERATE 2
+
+/**
+ * The triangles are coplanar: the points are a convex polygon (or a segment or a point).
+ */
+#define RPQ_CONTACT_COPLANAR 4
+
+/**
+ * `RpqContact::flags`: no pair reaching the contact has a usable normal; `normal` is zero.
+ */
+#define RPQ_CONTACT_NO_NORMAL 1
+
+/**
  * Box-pair test: the library's default, chosen by measurement (today the dual OBB-sphere
  * test, `RPQ_BOX_TEST_DUAL`). A zero-filled request gets it.
  */
@@ -283,6 +304,51 @@ typedef struct RpqToleranceRequest {
      */
     int qsize;
 } RpqToleranceRequest;
+
+/**
+ * The intersection of one intersecting triangle pair, in the world frame.
+ */
+typedef struct RpqTriContact {
+    /**
+     * The first `num_points`: 1 a point, 2 a segment's endpoints, 3 to 6 a convex polygon's
+     * corners in order (coplanar pairs). The rest are zero.
+     */
+    double points[6][3];
+    /**
+     * Unit normal of model 1's triangle, `(v1 − v0) × (v2 − v0)` normalised; zero when it is
+     * degenerate (`RPQ_CONTACT_NORMAL1_DEGENERATE`), never NaN.
+     */
+    double normal1[3];
+    /**
+     * Unit normal of model 2's triangle, likewise.
+     */
+    double normal2[3];
+    /**
+     * Every point is within this distance of the exact intersection's corner (README).
+     */
+    double error_bound;
+    uint32_t num_points;
+    /**
+     * `RPQ_CONTACT_NORMAL1_DEGENERATE`, `RPQ_CONTACT_NORMAL2_DEGENERATE`, `RPQ_CONTACT_COPLANAR`.
+     */
+    uint32_t flags;
+} RpqTriContact;
+
+/**
+ * One contact of a deduplicated contact set, in the world frame.
+ */
+typedef struct RpqContact {
+    double point[3];
+    /**
+     * Unit normal from model 1 into model 2 (README), or zero with `RPQ_CONTACT_NO_NORMAL`.
+     */
+    double normal[3];
+    /**
+     * Number of pair points merged into this contact.
+     */
+    uint32_t count;
+    uint32_t flags;
+} RpqContact;
 
 /**
  * An intersecting triangle pair: `id1` of model 1's triangle, `id2` of model 2's.
@@ -891,6 +957,97 @@ RpqStatus rpq_poses_from_matrices(const double *matrices,
                                   size_t n,
                                   double tolerance,
                                   struct RpqPose *out_poses);
+
+/**
+ * Switches the contact geometry of every later `rpq_collide` into `result` on (`enable`
+ * nonzero) or off (the default). With it on, `rpq_collide_result_geometry` reads each pair's
+ * intersection; collide costs more (see the README's benchmark row).
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`.
+ *
+ * # Safety
+ * `result` is not freed or used by another thread during the call.
+ */
+RpqStatus rpq_collide_result_set_geometry(struct RpqCollideResult *result, int enable);
+
+/**
+ * Copies the geometry of contact pair `index` (the pair `rpq_collide_result_pairs()[index]`)
+ * of the last `rpq_collide` into `*out`.
+ * Errors: `RPQ_ERR_NULL_POINTER`, `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_INVALID_ARGUMENT`
+ * (`index` not below `rpq_collide_result_num_pairs`, or the last query ran without geometry).
+ * Nothing is written on error.
+ *
+ * # Safety
+ * `result` is not freed or used by another thread during the call; `out` is NULL or writable.
+ */
+RpqStatus rpq_collide_result_geometry(const struct RpqCollideResult *result,
+                                      size_t index,
+                                      struct RpqTriContact *out);
+
+/**
+ * Copies the geometry of every contact pair of the last `rpq_collide` (in the order of
+ * `rpq_collide_result_pairs`) to `out` when `capacity` is at least their number, which is
+ * written to `*count` in any case.
+ * Errors: `RPQ_ERR_NULL_POINTER` (`result` or `count` NULL, or `out` NULL with `capacity` >
+ * 0), `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_INVALID_ARGUMENT` (the last query ran without
+ * geometry and found pairs). Nothing is written on error.
+ *
+ * # Safety
+ * `result` is not freed or used by another thread during the call; `count` is NULL or
+ * writable; `out` NULL or writable for `capacity` entries.
+ */
+RpqStatus rpq_collide_result_geometries(const struct RpqCollideResult *result,
+                                        struct RpqTriContact *out,
+                                        size_t capacity,
+                                        size_t *count);
+
+/**
+ * The deduplicated contact set of `model1` at `pose1` and `model2` at `pose2`: every pair's
+ * points merged within `merge_tolerance` (README, "Contact geometry"). Writes the number of
+ * contacts to `*count`, and copies them to `out` when `capacity >= *count` (else nothing is
+ * copied: call again with a larger buffer; each call runs the query).
+ * Errors: `RPQ_ERR_NULL_POINTER` (a model, pose or `count` NULL, or `out` NULL with
+ * `capacity` > 0), `RPQ_ERR_INVALID_HANDLE`, `RPQ_ERR_NON_FINITE` (a pose entry or the
+ * tolerance NaN or infinite), `RPQ_ERR_INVALID_ARGUMENT` (a negative tolerance), the pose
+ * errors of `rpq_collide`, `RPQ_ERR_OUT_OF_RANGE`. Nothing is written on error.
+ *
+ * # Safety
+ * Models live; poses readable; `count` NULL or writable; `out` NULL or writable for
+ * `capacity` contacts.
+ */
+RpqStatus rpq_contacts(const struct RpqModel *model1,
+                       const struct RpqPose *pose1,
+                       const struct RpqModel *model2,
+                       const struct RpqPose *pose2,
+                       double merge_tolerance,
+                       struct RpqContact *out,
+                       size_t capacity,
+                       size_t *count);
+
+/**
+ * The intersection curves of the two models' surfaces (README, "Contact geometry"), as
+ * polylines: curve `k` is the points `offsets[k] .. offsets[k+1]` of `points` (3 doubles a
+ * point); a closed curve repeats its first point at its end. Writes the number of points to
+ * `*num_points` and of curves to `*num_curves`, and copies the points and the
+ * `*num_curves + 1` offsets only when `point_capacity >= *num_points` and
+ * `offset_capacity >= *num_curves + 1` (else nothing is copied; each call runs the query).
+ * Errors: `RPQ_ERR_NULL_POINTER` (a model, pose, `num_points` or `num_curves` NULL, or a
+ * buffer NULL with its capacity > 0), `RPQ_ERR_INVALID_HANDLE`, the pose errors of
+ * `rpq_collide`, `RPQ_ERR_OUT_OF_RANGE`. Nothing is written on error.
+ *
+ * # Safety
+ * Models live; poses readable; `num_points`, `num_curves` NULL or writable; `points` NULL or
+ * writable for `3·point_capacity` doubles; `offsets` NULL or writable for `offset_capacity`.
+ */
+RpqStatus rpq_intersection_curves(const struct RpqModel *model1,
+                                  const struct RpqPose *pose1,
+                                  const struct RpqModel *model2,
+                                  const struct RpqPose *pose2,
+                                  double *points,
+                                  size_t point_capacity,
+                                  size_t *offsets,
+                                  size_t offset_capacity,
+                                  size_t *num_points,
+                                  size_t *num_curves);
 
 /**
  * Reads the mesh file `path` (NUL-terminated; bytes as given on Unix, UTF-8 elsewhere): OBJ,

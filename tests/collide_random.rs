@@ -74,12 +74,12 @@ fn random_soups_match_brute_force() {
                 let mut want = brute_force(&a, &b, &p1, &p2, frame);
                 want.sort_unstable();
                 for box_test in BoxTest::ALL {
-                    let request = CollideRequest { first_contact: false, box_test, frame };
+                    let request = CollideRequest { first_contact: false, box_test, frame, geometry: false };
                     collide(&ma, &p1, &mb, &p2, &request, &mut out).unwrap();
                     let mut got: Vec<_> = out.pairs.iter().map(|p| (p.id1, p.id2)).collect();
                     got.sort_unstable();
                     assert_eq!(got, want, "round {round} frame {frame:?} {box_test:?}");
-                    let request = CollideRequest { first_contact: true, box_test, frame };
+                    let request = CollideRequest { first_contact: true, box_test, frame, geometry: false };
                     collide(&ma, &p1, &mb, &p2, &request, &mut out).unwrap();
                     assert_eq!(out.pairs.len(), usize::from(!want.is_empty()));
                     assert!(out.pairs.iter().all(|p| want.binary_search(&(p.id1, p.id2)).is_ok()));

@@ -55,7 +55,7 @@ fn native(a: &[Triangle], b: &[Triangle], p1: &Placement, p2: &Placement) -> Opt
     let mut all = Vec::new();
     for frame in [TriangleFrame::Model1, TriangleFrame::Model2] {
         for box_test in rapidpqp::bv::obb::BoxTest::ALL {
-            let request = CollideRequest { first_contact: false, box_test, frame };
+            let request = CollideRequest { first_contact: false, box_test, frame, geometry: false };
             if collide(&ma, p1, &mb, p2, &request, &mut out).is_err() {
                 all.push(None);
                 continue;

@@ -372,7 +372,7 @@ fn run(seed: u64, cases: u64) -> Tally {
             u64::from(want[0].iter().any(|&(i, j)| zero_area(&case.a[i as usize]) || zero_area(&case.b[j as usize])));
         for (f, frame) in [TriangleFrame::Model1, TriangleFrame::Model2].into_iter().enumerate() {
             for box_test in BoxTest::ALL {
-                let request = CollideRequest { first_contact: false, box_test, frame };
+                let request = CollideRequest { first_contact: false, box_test, frame, geometry: false };
                 collide(&ma, &case.p1, &mb, &case.p2, &request, &mut out).unwrap();
                 let got = sorted(out.pairs.iter().map(|p| (p.id1, p.id2)).collect());
                 assert_eq!(got, want[f], "native all {box_test:?} {frame:?}, {}", what());

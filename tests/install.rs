@@ -260,7 +260,8 @@ fn install_layout_links_and_reinstall() {
     assert_eq!(common::soname(&prefix.join("lib").join(&real)).as_deref(), Some(soname.as_str()));
     // The command-line tool (src/bin/rapidpqp/) is installed and runs.
     assert!(files.contains(&"bin/rapidpqp".to_owned()), "bin/rapidpqp not installed: {files:?}");
-    let version = std::process::Command::new(prefix.join("bin/rapidpqp")).arg("--version").output().expect("run bin/rapidpqp");
+    let version =
+        std::process::Command::new(prefix.join("bin/rapidpqp")).arg("--version").output().expect("run bin/rapidpqp");
     assert!(
         version.status.success() && String::from_utf8_lossy(&version.stdout).contains(env!("CARGO_PKG_VERSION")),
         "bin/rapidpqp --version: {version:?}"

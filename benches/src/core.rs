@@ -71,6 +71,9 @@ pub struct Bench {
 #[derive(Clone, Copy)]
 enum Query {
     Collide { first: bool, box_test: BoxTest },
+    /// All contacts with each pair's contact geometry (`CollideRequest::geometry`), default
+    /// box test: its cost against the plain collide-all row.
+    CollideGeometry,
     Distance,
     Tolerance(f64),
 }
@@ -80,6 +83,7 @@ impl Query {
         match self {
             Query::Collide { first: false, .. } => "collide all".into(),
             Query::Collide { first: true, .. } => "collide first".into(),
+            Query::CollideGeometry => "collide all + geometry".into(),
             Query::Distance => "distance".into(),
             Query::Tolerance(t) => format!("tolerance {t}"),
         }
@@ -87,6 +91,7 @@ impl Query {
     fn variant(&self) -> String {
         match self {
             Query::Collide { box_test, .. } => box_test_label(*box_test).into(),
+            Query::CollideGeometry => box_test_label(BoxTest::default()).into(),
             _ => "RSS".into(),
         }
     }
@@ -133,6 +138,11 @@ impl Bench {
                         collide(a, p1, b, p2, &request, &mut out).expect("poses in range");
                         (out.bv_tests, out.tri_tests, out.pairs.len() as u64, f64::NAN)
                     }
+                    Query::CollideGeometry => {
+                        let request = CollideRequest { geometry: true, ..Default::default() };
+                        collide(a, p1, b, p2, &request, &mut out).expect("poses in range");
+                        (out.bv_tests, out.tri_tests, out.pairs.len() as u64, f64::NAN)
+                    }
                     Query::Distance => {
                         let r = distance(a, p1, b, p2, &DistanceRequest::default(), Some(&mut cache)).expect("a pose");
                         (r.bv_tests, r.tri_tests, 0, r.distance)
@@ -148,7 +158,7 @@ impl Bench {
                     bv += b_tests;
                     tri += t_tests;
                     contacts += c;
-                    if let Query::Collide { .. } = query {
+                    if let Query::Collide { .. } | Query::CollideGeometry = query {
                         let mut pairs = out.pairs.clone();
                         pairs.sort_unstable();
                         answers.pairs.push(pairs);
@@ -539,6 +549,11 @@ pub fn box_tests(bench: &mut Bench) {
         let poses = poses(case);
         let (row, ours) = bench.run_all_variants(case, &a, &b, &poses, reference);
         bench.peer(row, &ours, (&pa, &pb), f, &poses, PeerQuery::CollideAll);
+        if case == "bunny_sphere" {
+            // The cost of contact geometry (issue 16) against the plain row above.
+            let with_geometry = bench.run(case, &a, &b, &poses, Query::CollideGeometry, None);
+            assert!(with_geometry.pairs == ours.pairs, "geometry changed the contacts");
+        }
         let ours = bench.run(case, &a, &b, &poses, Query::first(), None);
         bench.peer(bench.rows.len() - 1, &ours, (&pa, &pb), f, &poses, PeerQuery::CollideFirst);
         let distance_reference = (case == "bunny_sphere").then_some((443.0, "PQP 435–451 µs"));

@@ -6,6 +6,7 @@
 
 pub mod batch;
 pub(crate) mod clock;
+pub mod contact;
 pub mod cxx;
 pub(crate) mod handle;
 pub mod mesh;

@@ -141,7 +141,7 @@ impl RpqCollideRequest {
             RPQ_FRAME_MODEL2 => TriangleFrame::Model2,
             _ => return Err(RPQ_ERR_INVALID_ARGUMENT),
         };
-        Ok(CollideRequest { first_contact: self.first_contact != 0, box_test, frame })
+        Ok(CollideRequest { first_contact: self.first_contact != 0, box_test, frame, geometry: false })
     }
 }
 
@@ -217,6 +217,10 @@ unsafe impl Handle for RpqModel {
 /// The result of collide queries (opaque); reuse one per thread to avoid allocations.
 pub struct RpqCollideResult {
     pub(crate) result: CollideResult,
+    /// Set by `rpq_collide_result_set_geometry` (src/ffi/contact.rs): every `rpq_collide` into
+    /// this result also computes the pairs' contact geometry. A flag on the result rather than
+    /// a field of `RpqCollideRequest`, whose size C programs have compiled in.
+    pub(crate) geometry: bool,
 }
 
 // SAFETY: the only type of kind RpqCollideResult.
@@ -309,12 +313,24 @@ pub(crate) unsafe fn with_model_mut(model: *mut RpqModel, update: impl FnOnce(&m
 /// it is not freed meanwhile.
 #[inline(always)]
 unsafe fn collide_result_mut<'a>(result: *const RpqCollideResult) -> Result<&'a mut CollideResult, RpqStatus> {
+    // SAFETY: forwarded contract.
+    unsafe { collide_handle_mut(result) }.map(|h| &mut h.result)
+}
+
+/// Borrows a collide result handle with its options, checked as [`model_ref`].
+///
+/// # Safety
+/// As [`collide_result_mut`].
+#[inline(always)]
+pub(crate) unsafe fn collide_handle_mut<'a>(
+    result: *const RpqCollideResult,
+) -> Result<&'a mut RpqCollideResult, RpqStatus> {
     if result.is_null() {
         return Err(RPQ_ERR_NULL_POINTER);
     }
     match handle::get(result) {
         // SAFETY: the registry says it is a live RpqCollideResult; the caller gives exclusive use.
-        Some(mut object) => Ok(unsafe { &mut object.as_mut().result }),
+        Some(mut object) => Ok(unsafe { object.as_mut() }),
         None => Err(RPQ_ERR_INVALID_HANDLE),
     }
 }
@@ -503,7 +519,8 @@ pub unsafe extern "C" fn rpq_model_memory_bytes(model: *const RpqModel) -> usize
 #[unsafe(no_mangle)]
 pub extern "C" fn rpq_collide_result_new() -> *mut RpqCollideResult {
     guard(std::ptr::null_mut(), || {
-        handle::create(RpqCollideResult { result: CollideResult::new() }).unwrap_or(std::ptr::null_mut())
+        handle::create(RpqCollideResult { result: CollideResult::new(), geometry: false })
+            .unwrap_or(std::ptr::null_mut())
     })
 }
 
@@ -539,15 +556,17 @@ pub unsafe extern "C" fn rpq_collide(
     guard(RPQ_ERR_INTERNAL, || {
         // SAFETY: forwarded contract for every pointer below.
         let run = || -> Result<(), RpqStatus> {
-            let out = unsafe { collide_result_mut(result) }?;
+            let handle = unsafe { collide_handle_mut(result) }?;
             let m1 = unsafe { model_ref(model1) }?;
             let m2 = unsafe { model_ref(model2) }?;
             let (m1, m2) = (&*m1, &*m2);
             let p1 = unsafe { read_pose(pose1) }?;
             let p2 = unsafe { read_pose(pose2) }?;
-            let request =
+            let mut request =
                 if request.is_null() { RpqCollideRequest::default() } else { unsafe { *request } }.to_request()?;
-            collide::collide_placed(m1, &p1, m2, &p2, &request, out).map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
+            request.geometry = handle.geometry;
+            collide::collide_placed(m1, &p1, m2, &p2, &request, &mut handle.result)
+                .map_err(|_| RPQ_ERR_OUT_OF_RANGE)?;
             Ok(())
         };
         match run() {

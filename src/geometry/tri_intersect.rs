@@ -143,7 +143,7 @@ fn one_side(s: [i8; 3]) -> bool {
 /// the three sides are neither all zero nor strictly one-sided; both edges from it then cross the
 /// plane transversally (their endpoints are not strictly on one side, nor both on the plane).
 #[inline]
-fn lone_vertex(s: [i8; 3]) -> (usize, i8) {
+pub(crate) fn lone_vertex(s: [i8; 3]) -> (usize, i8) {
     for i in 0..3 {
         let (j, k) = (s[(i + 1) % 3], s[(i + 2) % 3]);
         if j > s[i] && k > s[i] {
@@ -204,7 +204,7 @@ fn coplanar_or_degenerate(a: &Triangle, b: &Triangle) -> bool {
 
 /// The two extreme points of three collinear points (equal when all three coincide): along any
 /// axis where their coordinates differ, the order on that axis is the order along the line.
-fn collinear_extent(t: &Triangle) -> (&Vec3, &Vec3) {
+pub(crate) fn collinear_extent(t: &Triangle) -> (&Vec3, &Vec3) {
     for k in 0..3 {
         let lo = (0..3).min_by(|&i, &j| t[i][k].total_cmp(&t[j][k])).unwrap();
         let hi = (0..3).max_by(|&i, &j| t[i][k].total_cmp(&t[j][k])).unwrap();
@@ -241,7 +241,7 @@ pub(crate) fn segment_meets_triangle(p: &Vec3, q: &Vec3, t: &Triangle) -> bool {
 }
 
 /// True iff closed segments `pq` and `uv` (either possibly a point) meet, in 3-D.
-fn segments_meet(p: &Vec3, q: &Vec3, u: &Vec3, v: &Vec3) -> bool {
+pub(crate) fn segments_meet(p: &Vec3, q: &Vec3, u: &Vec3, v: &Vec3) -> bool {
     if volume_sign(p, q, u, v) != 0 {
         return false; // not even coplanar
     }
@@ -251,7 +251,7 @@ fn segments_meet(p: &Vec3, q: &Vec3, u: &Vec3, v: &Vec3) -> bool {
 }
 
 /// True iff closed 2-D segments `pq` and `uv` (either possibly a point) meet.
-fn segments_meet_2d(p: [f64; 2], q: [f64; 2], u: [f64; 2], v: [f64; 2]) -> bool {
+pub(crate) fn segments_meet_2d(p: [f64; 2], q: [f64; 2], u: [f64; 2], v: [f64; 2]) -> bool {
     let (o1, o2) = (orient2d_sign(p, q, u), orient2d_sign(p, q, v));
     if o1 * o2 > 0 {
         return false; // uv strictly on one side of line pq

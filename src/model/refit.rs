@@ -17,7 +17,7 @@
 //!   box's cross-section as its swept-sphere rectangle.
 //!
 //! Every refitted number is rounded outward as the build's are (the same packing code,
-//! [`CollideNode::with_box`] and [`CollideNode::set_packed_sphere`], in a packed frame made
+//! `CollideNode::with_box` and `CollideNode::set_packed_sphere`, in a packed frame made
 //! afresh around the new vertices), so every query stays exact: a refitted node holds all the
 //! vertices below it, which [`Model::validate`] checks. Refitted inner boxes are looser than
 //! built ones (boxes of boxes, on axes fitted to the old shape); [`RefitReport::degradation`]

@@ -5,6 +5,7 @@ use crate::bv::obb::{
     Both, BoxTest, DUAL, Margins, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint,
     pair_disjoint, spheres_disjoint, uses_spheres,
 };
+use crate::geometry::tri_contact::{TriContact, triangle_contact};
 use crate::geometry::tri_intersect::triangles_intersect;
 use crate::math::{Placement, Triangle, Vec3};
 use crate::model::{Model, slot_of};
@@ -41,6 +42,9 @@ pub struct CollideRequest {
     pub box_test: BoxTest,
     /// In whose frame the triangle tests run (decides exactly touching contacts).
     pub frame: TriangleFrame,
+    /// Also compute each intersecting pair's contact geometry ([`CollideResult::geometry`]).
+    /// Off by default: plain collide pays nothing for it.
+    pub geometry: bool,
 }
 
 /// Output of [`collide`]; reuse one across queries to avoid allocating.
@@ -52,6 +56,12 @@ pub struct CollideResult {
     pub bv_tests: u64,
     /// Triangle-pair intersection tests performed.
     pub tri_tests: u64,
+    /// With [`CollideRequest::geometry`]: each pair's intersection, `geometry[k]` for
+    /// `pairs[k]`, in the world frame the placements are given in (`normal1` is model 1's
+    /// triangle's). Empty otherwise. See [`crate::query::contact`] for the frame and the bound.
+    pub geometry: Vec<TriContact>,
+    /// Triangle indices (in the traversal's model order) of the pairs, for the geometry.
+    hits: Vec<(u32, u32)>,
     stacks: Stacks,
 }
 
@@ -63,6 +73,8 @@ impl CollideResult {
     /// Empties the pairs and zeroes the counts (the allocations are kept).
     pub fn clear(&mut self) {
         self.pairs.clear();
+        self.geometry.clear();
+        self.hits.clear();
         self.bv_tests = 0;
         self.tri_tests = 0;
     }
@@ -174,15 +186,30 @@ pub(crate) fn collide_placed(
             } else {
                 ContactPair { id1: ida, id2: idb }
             });
+            result.hits.push((0, 0));
         }
-        return Ok(());
+    } else {
+        match request.box_test {
+            BoxTest::Sat15 => traverse::<SAT15>(a, b, &rel, request.first_contact, result, swapped),
+            BoxTest::SatLite => traverse::<SAT_LITE>(a, b, &rel, request.first_contact, result, swapped),
+            BoxTest::Dual => traverse::<DUAL>(a, b, &rel, request.first_contact, result, swapped),
+            BoxTest::SphereSat15 => traverse::<SPHERE_SAT15>(a, b, &rel, request.first_contact, result, swapped),
+        }
     }
-    match request.box_test {
-        BoxTest::Sat15 => traverse::<SAT15>(a, b, &rel, request.first_contact, result, swapped),
-        BoxTest::SatLite => traverse::<SAT_LITE>(a, b, &rel, request.first_contact, result, swapped),
-        BoxTest::Dual => traverse::<DUAL>(a, b, &rel, request.first_contact, result, swapped),
-        BoxTest::SphereSat15 => traverse::<SPHERE_SAT15>(a, b, &rel, request.first_contact, result, swapped),
+    if request.geometry {
+        // The triangles exactly as the test saw them (the same transform of b's vertices),
+        // then mapped to the world by the frame model's placement.
+        let frame_placement = if swapped { p2 } else { p1 };
+        result.geometry.reserve(result.hits.len());
+        for &(ta, tb) in &result.hits {
+            let tri_b = transform(&b.triangles()[tb as usize], &rel);
+            let c = triangle_contact(&a.triangles()[ta as usize], &tri_b)
+                .expect("the pair was found intersecting by the same exact test");
+            let c = c.placed(frame_placement);
+            result.geometry.push(if swapped { c.swapped() } else { c });
+        }
     }
+    result.hits.clear();
     Ok(())
 }
 
@@ -251,6 +278,7 @@ fn traverse<const TEST: u8>(
                     } else {
                         ContactPair { id1: ida, id2: idb }
                     });
+                    result.hits.push((ta as u32, tb as u32));
                     if first_contact {
                         break;
                     }
@@ -387,11 +415,14 @@ mod tests {
         p2: &Placement,
         frame: TriangleFrame,
     ) -> Vec<(i32, i32)> {
-        let all = |box_test| contacts(m1, p1, m2, p2, &CollideRequest { first_contact: false, box_test, frame });
+        let all = |box_test| {
+            contacts(m1, p1, m2, p2, &CollideRequest { first_contact: false, box_test, frame, geometry: false })
+        };
         let want = all(BoxTest::Sat15);
         for box_test in BoxTest::ALL {
             assert_eq!(all(box_test), want, "{box_test:?} {frame:?}");
-            let first = contacts(m1, p1, m2, p2, &CollideRequest { first_contact: true, box_test, frame });
+            let first =
+                contacts(m1, p1, m2, p2, &CollideRequest { first_contact: true, box_test, frame, geometry: false });
             assert_eq!(first.len(), usize::from(!want.is_empty()), "{box_test:?}");
             assert!(first.iter().all(|p| want.binary_search(p).is_ok()), "{box_test:?}");
         }

@@ -3,6 +3,7 @@
 #[cfg(test)]
 mod closed_meshes;
 pub mod collide;
+pub mod contact;
 pub mod disassembly;
 pub mod distance;
 pub mod point;
@@ -13,7 +14,12 @@ pub mod sweep;
 pub mod toi;
 pub mod winding;
 
+pub use crate::geometry::tri_contact::TriContact;
 pub use collide::{CollideRequest, CollideResult, ContactPair, TriangleFrame, collide};
+pub use contact::{
+    CONTACT_NO_NORMAL, Contact, Curve, chain_segments, collide_geometry, contact_set, intersection_curves,
+    merge_contacts,
+};
 pub use disassembly::{Part, RemovalResult, removal_directions};
 pub use distance::{DistanceCache, DistanceRequest, DistanceResult, distance, tolerance};
 pub use point::{ClosestPoint, PointError, PointStats, closest_point, closest_point_within, closest_points};

@@ -26,14 +26,14 @@
 //! follow the same rule.
 //!
 //! Every other pair is reported exactly when the exact test [`triangles_intersect`] finds the
-//! two closed triangles sharing a point (touching counts), as [`super::collide`] decides it.
+//! two closed triangles sharing a point (touching counts), as [`super::collide()`] decides it.
 //!
 //! # Traversal
 //!
 //! The hierarchy against itself: a node's pairs are those within each child plus those
 //! between the two children, so each inner node contributes one test of its two children
 //! against each other and, if their volumes meet, a descent of that pair of subtrees exactly
-//! as in [`super::collide`] (the same box tests, widened by the same proof, here with the
+//! as in [`super::collide()`] (the same box tests, widened by the same proof, here with the
 //! identity as relative placement). Subtrees of the two children are disjoint, so no
 //! triangle pair is reached twice and no triangle is paired with itself. The adjacency check
 //! (nine point comparisons on coordinates already loaded) runs before the exact test, since

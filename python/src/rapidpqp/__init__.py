@@ -22,6 +22,12 @@ closed model, ``m.is_closed``)::
     p = rapidpqp.separation(m, None, m, pose)      # distance, or minus a penetration depth
     s = rapidpqp.self_collide(m)                   # s.pairs: non-adjacent triangles meeting
 
+Contact geometry (world frame)::
+
+    g = rapidpqp.collide(m, None, m, pose, geometry=True).geometry   # g.pair(k), g.normal1
+    c = rapidpqp.contacts(m, None, m, pose, 1e-6)  # c.points, c.normals (from 1 into 2)
+    loops = rapidpqp.intersection_curves(m, None, m, pose)   # [(N, 3) arrays]
+
 Motion of model 1 against a static model 2::
 
     s = rapidpqp.sweep(m, pose, m, None, direction, 10.0)   # s.hit, s.s: first contact
@@ -64,6 +70,13 @@ from ._api import (
     set_rotation_tolerance,
     tolerance,
     tolerance_batch,
+)
+from ._contact import (
+    CollideGeometryResult,
+    ContactSet,
+    PairGeometry,
+    contacts,
+    intersection_curves,
 )
 from ._io import load, load_mesh
 from ._motion import (
@@ -111,6 +124,11 @@ __all__ = [
     "self_collide",
     "World",
     "WorldContact",
+    "CollideGeometryResult",
+    "PairGeometry",
+    "ContactSet",
+    "contacts",
+    "intersection_curves",
     "SweepResult",
     "SweepBatchResult",
     "TimeOfImpact",

@@ -1510,6 +1510,7 @@ def collide(
     box_test: str = "default",
     frame: str = "model1",
     solid: Literal[False] = False,
+    geometry: bool = False,
 ) -> CollideResult: ...
 
 
@@ -1524,6 +1525,7 @@ def collide(
     box_test: str = "default",
     frame: str = "model1",
     solid: Literal[True],
+    geometry: Literal[False] = False,
 ) -> SolidCollideResult: ...
 
 
@@ -1537,6 +1539,7 @@ def collide(
     box_test: str = "default",
     frame: str = "model1",
     solid: bool = False,
+    geometry: bool = False,
 ) -> Union[CollideResult, SolidCollideResult]:
     """The intersecting triangle pairs of ``model1`` at ``pose1`` and ``model2`` at ``pose2``
     (touching triangles intersect); with ``solid=True``, how the solids two closed models
@@ -1561,6 +1564,11 @@ def collide(
         Treat both models as solids (both must be closed): a model wholly inside the other
         collides too. Always stops at the first contact (``first_contact`` is implied) and
         takes no ``box_test`` or ``frame``.
+    geometry : bool
+        Also compute each pair's intersection, in the world frame: the result is then a
+        ``CollideGeometryResult`` (the same three fields, plus ``.geometry``, a
+        ``PairGeometry``: per pair its point, segment or coplanar polygon, both triangles'
+        unit normals, flags and an error bound; README, "Contact geometry").
 
     Returns
     -------
@@ -1582,6 +1590,8 @@ def collide(
     if _flag(solid, "solid"):
         if box_test != "default" or frame != "model1":
             raise ValueError("collide(solid=True) takes no box_test or frame (it uses the defaults)")
+        if geometry:
+            raise ValueError("collide(solid=True) takes no geometry (ask collide without solid=True for it)")
         return _solid_collide(model1, pose1, model2, pose2)
     model1 = _as_model(model1, "model1")  # kept alive for the call
     h1 = _model_handle(model1, "model1")
@@ -1592,7 +1602,14 @@ def collide(
     st = _STATE
     res = st.collide.handle
     req = _collide_request(first_contact, box_test, frame)
-    status = LIB.rpq_collide(h1, b1, h2, b2, req, res)
+    if geometry:
+        LIB.rpq_collide_result_set_geometry(res, 1)
+        try:
+            status = LIB.rpq_collide(h1, b1, h2, b2, req, res)
+        finally:
+            LIB.rpq_collide_result_set_geometry(res, 0)
+    else:
+        status = LIB.rpq_collide(h1, b1, h2, b2, req, res)
     if status:
         _fail(status, "collide")
     k = LIB.rpq_collide_result_num_pairs(res)
@@ -1601,6 +1618,10 @@ def collide(
         ctypes.memmove(pairs.ctypes.data, LIB.rpq_collide_result_pairs(res), 8 * k)
     LIB.rpq_collide_result_counts(res, *st.counts_ptrs)
     bv, tri = st.counts.tolist()
+    if geometry:
+        from ._contact import CollideGeometryResult, _pair_geometry
+
+        return CollideGeometryResult(pairs, bv, tri, _pair_geometry(res))
     return CollideResult(pairs, bv, tri)
 
 

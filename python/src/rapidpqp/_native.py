@@ -30,6 +30,8 @@ __all__ = [
     "RpqRayHit",
     "RpqSolidCollideResult",
     "RpqSeparation",
+    "RpqTriContact",
+    "RpqContact",
     "RpqSweepResult",
     "RpqToi",
     "RpqRemoval",
@@ -215,6 +217,26 @@ class RpqSeparation(ctypes.Structure):
     ]
 
 
+class RpqTriContact(ctypes.Structure):
+    _fields_ = [
+        ("points", (ctypes.c_double * 3) * 6),
+        ("normal1", ctypes.c_double * 3),
+        ("normal2", ctypes.c_double * 3),
+        ("error_bound", ctypes.c_double),
+        ("num_points", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),
+    ]
+
+
+class RpqContact(ctypes.Structure):
+    _fields_ = [
+        ("point", ctypes.c_double * 3),
+        ("normal", ctypes.c_double * 3),
+        ("count", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),
+    ]
+
+
 class RpqSweepResult(ctypes.Structure):
     _fields_ = [
         ("hit", ctypes.c_int),
@@ -354,6 +376,14 @@ _SIGNATURES = {
     "rpq_world_set_pair_active": (_STATUS, [_VP, ctypes.c_uint32, ctypes.c_uint32, _INT]),
     "rpq_world_collide": (_STATUS, [_VP, _INT, _VP]),
     "rpq_world_contact": (_STATUS, [_VP, _SIZE, _VP]),
+    # Contact geometry: result, enable; result, out, capacity, out_count.
+    "rpq_collide_result_set_geometry": (_STATUS, [_VP, _INT]),
+    "rpq_collide_result_geometries": (_STATUS, [_VP, _VP, _SIZE, _VP]),
+    # model1, pose1, model2, pose2, merge_tolerance, out, capacity, out_count
+    "rpq_contacts": (_STATUS, [_VP, _VP, _VP, _VP, _DBL, _VP, _SIZE, _VP]),
+    # model1, pose1, model2, pose2, points, point_capacity, offsets, offset_capacity,
+    # out_num_points, out_num_curves
+    "rpq_intersection_curves": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _SIZE, _VP, _SIZE, _VP, _VP]),
     # Distance and tolerance.
     "rpq_distance": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _VP, _VP]),
     "rpq_tolerance": (_STATUS, [_VP, _VP, _VP, _VP, _VP, _VP]),
