@@ -2,8 +2,8 @@
 
 use super::{QueryError, RangeError, Relative, check_placements};
 use crate::bv::obb::{
-    Both, BoxTest, DUAL, Margins, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint,
-    pair_disjoint, spheres_disjoint, uses_spheres,
+    Both, BoxTest, DUAL, Margins, NodePair, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread,
+    boxes_disjoint, pair_disjoint, spheres_disjoint, uses_spheres,
 };
 use crate::geometry::tri_contact::{TriContact, triangle_contact};
 use crate::geometry::tri_intersect::triangles_intersect;
@@ -87,10 +87,94 @@ impl CollideResult {
 /// A node pair whose boxes overlap, waiting to be split. `placed` locates b's node placed
 /// in a's model frame: `placed >> 1` indexes the side stack of placements, bit 0 the lane.
 #[derive(Clone, Copy, Debug)]
-struct Pending {
-    ia: u32,
-    ib: u32,
-    placed: u32,
+pub(super) struct Pending {
+    pub(super) ia: u32,
+    pub(super) ib: u32,
+    pub(super) placed: u32,
+}
+
+/// One step of a traversal: the pending pair (`ia` in node pair `na`'s lane `lane_a`, `ib`
+/// likewise, b's node placed at `placed`) whose larger node (`split_a`: a's) is split.
+pub(super) struct Split<'n> {
+    pub(super) ia: u32,
+    pub(super) ib: u32,
+    pub(super) placed: u32,
+    pub(super) na: &'n NodePair,
+    pub(super) lane_a: usize,
+    pub(super) nb: &'n NodePair,
+    pub(super) lane_b: usize,
+    pub(super) split_a: bool,
+}
+
+impl Split<'_> {
+    /// Tests the split node's two children against the other node and pushes the pairs whose
+    /// volumes may overlap (two box tests). `sa` and `sb` are the slots of a's and b's trees
+    /// (the same slice for a self traversal), `xf` places b's nodes in a's frame.
+    ///
+    /// Lane 1 (the second child) is pushed first, so the first child's pair is split first;
+    /// b's children are placed once for every pair they are tested against.
+    #[inline(always)]
+    pub(super) fn push_overlapping<const TEST: u8>(
+        &self,
+        sa: &[NodePair],
+        sb: &[NodePair],
+        xf: &Placement3,
+        margins: &Margins,
+        pending: &mut Vec<Pending>,
+        placed: &mut Vec<PlacedPair>,
+    ) {
+        let Split { ia, ib, placed: p, na, lane_a, nb, lane_b, split_a } = *self;
+        if split_a {
+            let first = na.first_child(lane_a);
+            let children = &sa[slot_of(first as usize).0];
+            let pb = &placed[(p >> 1) as usize];
+            // (One copy of the test per lane of b's placement: the lane is then a constant.)
+            let disjoint = if p & 1 == 0 {
+                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 0>(pb), margins)
+            } else {
+                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 1>(pb), margins)
+            };
+            if disjoint & 2 == 0 {
+                pending.push(Pending { ia: first + 1, ib, placed: p });
+            }
+            if disjoint & 1 == 0 {
+                pending.push(Pending { ia: first, ib, placed: p });
+            }
+        } else {
+            let first = nb.first_child(lane_b);
+            let children = &sb[slot_of(first as usize).0];
+            placed.truncate((p >> 1) as usize + 1);
+            // The spheres first: children they prune need no box placed.
+            let spheres = xf.place_spheres::<TEST>(children);
+            let mut disjoint = 0;
+            if uses_spheres(TEST) {
+                disjoint = if lane_a == 0 {
+                    spheres_disjoint(&Spread::<_, 0>(na), &Both(&spheres), margins)
+                } else {
+                    spheres_disjoint(&Spread::<_, 1>(na), &Both(&spheres), margins)
+                };
+                if disjoint == 3 {
+                    return;
+                }
+            }
+            let pb = xf.place(children, spheres);
+            disjoint |= if lane_a == 0 {
+                boxes_disjoint::<TEST>(&Spread::<_, 0>(na), &Both(&pb), margins)
+            } else {
+                boxes_disjoint::<TEST>(&Spread::<_, 1>(na), &Both(&pb), margins)
+            };
+            if disjoint != 3 {
+                let q = (placed.len() as u32) << 1;
+                placed.push(pb);
+                if disjoint & 2 == 0 {
+                    pending.push(Pending { ia, ib: first + 1, placed: q | 1 });
+                }
+                if disjoint & 1 == 0 {
+                    pending.push(Pending { ia, ib: first, placed: q });
+                }
+            }
+        }
+    }
 }
 
 /// The traversal's reusable buffers.
@@ -290,57 +374,8 @@ fn traverse<const TEST: u8>(
             (false, false) => na.size(lane_a) > nb.size(lane_b) * scale,
         };
         bv_tests += 2;
-        // Lane 1 (the second child) is pushed first, so the first child's pair is split first.
-        if split_a {
-            let first = na.first_child(lane_a);
-            let children = &sa[slot_of(first as usize).0];
-            let pb = &placed[(p >> 1) as usize];
-            // (One copy of the test per lane of b's placement: the lane is then a constant.)
-            let disjoint = if p & 1 == 0 {
-                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 0>(pb), margins)
-            } else {
-                pair_disjoint::<TEST>(&Both(children), &Spread::<_, 1>(pb), margins)
-            };
-            if disjoint & 2 == 0 {
-                pending.push(Pending { ia: first + 1, ib, placed: p });
-            }
-            if disjoint & 1 == 0 {
-                pending.push(Pending { ia: first, ib, placed: p });
-            }
-        } else {
-            let first = nb.first_child(lane_b);
-            let children = &sb[slot_of(first as usize).0];
-            placed.truncate((p >> 1) as usize + 1);
-            // The spheres first: children they prune need no box placed.
-            let spheres = xf.place_spheres::<TEST>(children);
-            let mut disjoint = 0;
-            if uses_spheres(TEST) {
-                disjoint = if lane_a == 0 {
-                    spheres_disjoint(&Spread::<_, 0>(na), &Both(&spheres), margins)
-                } else {
-                    spheres_disjoint(&Spread::<_, 1>(na), &Both(&spheres), margins)
-                };
-                if disjoint == 3 {
-                    continue;
-                }
-            }
-            let pb = xf.place(children, spheres);
-            disjoint |= if lane_a == 0 {
-                boxes_disjoint::<TEST>(&Spread::<_, 0>(na), &Both(&pb), margins)
-            } else {
-                boxes_disjoint::<TEST>(&Spread::<_, 1>(na), &Both(&pb), margins)
-            };
-            if disjoint != 3 {
-                let q = (placed.len() as u32) << 1;
-                placed.push(pb);
-                if disjoint & 2 == 0 {
-                    pending.push(Pending { ia, ib: first + 1, placed: q | 1 });
-                }
-                if disjoint & 1 == 0 {
-                    pending.push(Pending { ia, ib: first, placed: q });
-                }
-            }
-        }
+        let split = Split { ia, ib, placed: p, na, lane_a, nb, lane_b, split_a };
+        split.push_overlapping::<TEST>(sa, sb, &xf, margins, &mut pending, &mut placed);
     }
     result.bv_tests = bv_tests;
     result.stacks = Stacks { pending, placed };

@@ -39,10 +39,9 @@
 //! (nine point comparisons on coordinates already loaded) runs before the exact test, since
 //! adjacent triangles always pass that test and reach its slowest, degenerate paths.
 
-use super::collide::{CollideRequest, CollideResult, ContactPair};
+use super::collide::{CollideRequest, CollideResult, ContactPair, Pending, Split};
 use crate::bv::obb::{
-    Both, BoxTest, DUAL, Margins, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, boxes_disjoint,
-    pair_disjoint, spheres_disjoint, uses_spheres,
+    BoxTest, DUAL, Margins, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, pair_disjoint,
 };
 use crate::geometry::tri_intersect::triangles_intersect;
 use crate::math::{Mat3, Triangle, Vec3};
@@ -93,15 +92,6 @@ pub fn self_collide(model: &Model, request: &CollideRequest, result: &mut Collid
         BoxTest::Dual => traverse::<DUAL>(model, first, result),
         BoxTest::SphereSat15 => traverse::<SPHERE_SAT15>(model, first, result),
     }
-}
-
-/// A pair of nodes from the two children of a self node, whose volumes overlap; `placed` as in
-/// the collide query (`placed >> 1` the slot of the placement stack, bit 0 the lane).
-#[derive(Clone, Copy, Debug)]
-struct Pending {
-    ia: u32,
-    ib: u32,
-    placed: u32,
 }
 
 #[inline(never)]
@@ -170,56 +160,8 @@ fn traverse<const TEST: u8>(model: &Model, first_contact: bool, result: &mut Col
                 (false, false) => na.size(lane_a) > nb.size(lane_b),
             };
             bv_tests += 2;
-            // As in the collide query: lane 1 pushed first, so the first child's pair is
-            // split first; b's children placed once for every pair they are tested against.
-            if split_a {
-                let first = na.first_child(lane_a);
-                let children = &slots[slot_of(first as usize).0];
-                let pb = &placed[(p >> 1) as usize];
-                let disjoint = if p & 1 == 0 {
-                    pair_disjoint::<TEST>(&Both(children), &Spread::<_, 0>(pb), margins)
-                } else {
-                    pair_disjoint::<TEST>(&Both(children), &Spread::<_, 1>(pb), margins)
-                };
-                if disjoint & 2 == 0 {
-                    pending.push(Pending { ia: first + 1, ib, placed: p });
-                }
-                if disjoint & 1 == 0 {
-                    pending.push(Pending { ia: first, ib, placed: p });
-                }
-            } else {
-                let first = nb.first_child(lane_b);
-                let children = &slots[slot_of(first as usize).0];
-                placed.truncate((p >> 1) as usize + 1);
-                let spheres = xf.place_spheres::<TEST>(children);
-                let mut disjoint = 0;
-                if uses_spheres(TEST) {
-                    disjoint = if lane_a == 0 {
-                        spheres_disjoint(&Spread::<_, 0>(na), &Both(&spheres), margins)
-                    } else {
-                        spheres_disjoint(&Spread::<_, 1>(na), &Both(&spheres), margins)
-                    };
-                    if disjoint == 3 {
-                        continue;
-                    }
-                }
-                let pb = xf.place(children, spheres);
-                disjoint |= if lane_a == 0 {
-                    boxes_disjoint::<TEST>(&Spread::<_, 0>(na), &Both(&pb), margins)
-                } else {
-                    boxes_disjoint::<TEST>(&Spread::<_, 1>(na), &Both(&pb), margins)
-                };
-                if disjoint != 3 {
-                    let q = (placed.len() as u32) << 1;
-                    placed.push(pb);
-                    if disjoint & 2 == 0 {
-                        pending.push(Pending { ia, ib: first + 1, placed: q | 1 });
-                    }
-                    if disjoint & 1 == 0 {
-                        pending.push(Pending { ia, ib: first, placed: q });
-                    }
-                }
-            }
+            let split = Split { ia, ib, placed: p, na, lane_a, nb, lane_b, split_a };
+            split.push_overlapping::<TEST>(slots, slots, &xf, margins, &mut pending, &mut placed);
         }
     }
     result.bv_tests = bv_tests;
