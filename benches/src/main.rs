@@ -18,6 +18,7 @@ mod batch;
 mod core;
 mod fixture;
 mod harness;
+mod kdop;
 mod legacy;
 mod memory;
 mod motion;
@@ -39,7 +40,7 @@ const PASSES: usize = 5;
 const TRAJECTORY_STEPS: usize = 1000;
 
 /// The scenes, in the order a full run takes them: name and what it measures.
-const SCENES: [(&str, &str); 20] = [
+const SCENES: [(&str, &str); 21] = [
     ("tori", "legacy C entry points, Rust core, originals and FCL on the tori fixture case"),
     ("soup", "the same on the soup fixture case"),
     ("bunny_sphere", "the same on the bunny_sphere fixture case"),
@@ -64,6 +65,10 @@ const SCENES: [(&str, &str); 20] = [
     (
         "refit",
         "deformable models: refit vs rebuild time, queries after each, on a cloth over the bunny and a wobbling bunny",
+    ),
+    (
+        "kdop",
+        "refitted k-DOP-18 tree (bench-only) vs our refitted OBB tree on the refit scenes: refit, collide, test counts",
     ),
     (
         "motion",
@@ -219,6 +224,9 @@ fn main() {
     }
     if run("refit") {
         csvs.push(refit::run(options.quick, repeats, &mut failures));
+    }
+    if run("kdop") {
+        csvs.push(kdop::run(options.quick, repeats, &mut failures));
     }
     if bench.has_rows() {
         bench.print_peers();

@@ -31,16 +31,16 @@ use scenes::{Cloth, Wobble, bounds, uv_sphere};
 use crate::report::root;
 use crate::timing::median;
 
-fn load(name: &str) -> Mesh {
+pub(crate) fn load(name: &str) -> Mesh {
     let path = root().join("meshes").join(format!("{name}.obj"));
     load_obj(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn triangles(vertices: &[Vec3], faces: &[[u32; 3]]) -> Vec<Triangle> {
+pub(crate) fn triangles(vertices: &[Vec3], faces: &[[u32; 3]]) -> Vec<Triangle> {
     faces.iter().map(|f| f.map(|v| vertices[v as usize])).collect()
 }
 
-fn sorted_pairs(out: &CollideResult) -> Vec<(i32, i32)> {
+pub(crate) fn sorted_pairs(out: &CollideResult) -> Vec<(i32, i32)> {
     let mut p: Vec<_> = out.pairs.iter().map(|p| (p.id1, p.id2)).collect();
     p.sort_unstable();
     p
@@ -65,7 +65,7 @@ struct Frame {
 }
 
 /// The median over `repeats` runs of `f`, in µs.
-fn time_us(repeats: usize, mut f: impl FnMut()) -> f64 {
+pub(crate) fn time_us(repeats: usize, mut f: impl FnMut()) -> f64 {
     let mut t: Vec<f64> = (0..repeats)
         .map(|_| {
             let start = Instant::now();
