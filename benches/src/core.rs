@@ -70,7 +70,10 @@ pub struct Bench {
 
 #[derive(Clone, Copy)]
 enum Query {
-    Collide { first: bool, box_test: BoxTest },
+    Collide {
+        first: bool,
+        box_test: BoxTest,
+    },
     /// All contacts with each pair's contact geometry (`CollideRequest::geometry`), default
     /// box test: its cost against the plain collide-all row.
     CollideGeometry,

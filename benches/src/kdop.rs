@@ -243,6 +243,7 @@ struct Frame {
 
 /// A deforming mesh (`faces` over `frames`) against a still one (`other_vertices`,
 /// `other_faces`, world coordinates), both at identity.
+#[allow(clippy::too_many_arguments)]
 fn run_scene(
     name: &str,
     faces: &[[u32; 3]],
