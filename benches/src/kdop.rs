@@ -234,6 +234,8 @@ impl DopTree {
 struct Frame {
     dop_refit_ms: f64,
     our_refit_ms: f64,
+    /// `Model::new` over the frame's triangles (what a rebuild costs).
+    our_build_ms: f64,
     /// k-DOP refitted, ours refitted, ours fresh.
     collide_us: [f64; 3],
     bv: [u64; 3],
@@ -289,7 +291,17 @@ fn run_scene(
             times.push(start.elapsed().as_secs_f64() * 1e3);
         }
         f.dop_refit_ms = median(&mut times);
-        let fresh = Model::new(triangles(positions, faces), ids.clone()).expect("build");
+        let tris = triangles(positions, faces);
+        let mut times = Vec::new();
+        let mut fresh = None;
+        for _ in 0..repeats {
+            let t = tris.clone();
+            let start = Instant::now();
+            fresh = Some(Model::new(t, ids.clone()).expect("build"));
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        f.our_build_ms = median(&mut times);
+        let fresh = fresh.expect("a build");
 
         f.collide_us[0] = time_us(repeats, || dop.collide(&dop_other, &mut dout, &mut stack));
         dop.collide(&dop_other, &mut dout, &mut stack);
@@ -323,11 +335,12 @@ fn run_scene(
         use std::fmt::Write as _;
         writeln!(
             csv,
-            "{name},{k},{},{},{:.3},{:.3},{:.1},{:.1},{:.1},{},{},{},{},{},{},{}",
+            "{name},{k},{},{},{:.3},{:.3},{:.3},{:.1},{:.1},{:.1},{},{},{},{},{},{},{}",
             faces.len(),
             other_faces.len(),
             f.dop_refit_ms,
             f.our_refit_ms,
+            f.our_build_ms,
             f.collide_us[0],
             f.collide_us[1],
             f.collide_us[2],
@@ -348,7 +361,7 @@ fn run_scene(
 fn summary(name: &str, tris: usize, rows: &[Frame], dop_build_ms: f64) {
     let med = |f: &dyn Fn(&Frame) -> f64| median(&mut rows.iter().map(f).collect::<Vec<_>>());
     say!(
-        "| {name} | {tris} | {} | {dop_build_ms:.1} | {:.2} / {:.2} | {:.0} / {:.0} / {:.0} | {:.0} / {:.0} / {:.0} | {:.0} / {:.0} / {:.0} | {:.0} |",
+        "| {name} | {tris} | {} | {dop_build_ms:.1} | {:.2} / {:.2} | {:.0} / {:.0} / {:.0} | {:.0} / {:.0} / {:.0} | {:.0} / {:.0} / {:.0} | {:.0} | {:.1} / {:.1} / {:.1} |",
         rows.len(),
         med(&|f| f.dop_refit_ms),
         med(&|f| f.our_refit_ms),
@@ -362,6 +375,9 @@ fn summary(name: &str, tris: usize, rows: &[Frame], dop_build_ms: f64) {
         med(&|f| f.tri[1] as f64),
         med(&|f| f.tri[2] as f64),
         med(&|f| f.contacts as f64),
+        med(&|f| f.dop_refit_ms + f.collide_us[0] / 1e3),
+        med(&|f| f.our_refit_ms + f.collide_us[1] / 1e3),
+        med(&|f| f.our_build_ms + f.collide_us[2] / 1e3),
     );
 }
 
@@ -369,7 +385,7 @@ fn summary(name: &str, tris: usize, rows: &[Frame], dop_build_ms: f64) {
 pub fn run(quick: bool, repeats: usize, failures: &mut Vec<String>) -> (String, String) {
     let frames_n = if quick { 8 } else { 24 };
     let mut csv = String::from(
-        "scene,frame,triangles,other_triangles,refit_ms_kdop,refit_ms_ours,collide_us_kdop,collide_us_ours_refit,\
+        "scene,frame,triangles,other_triangles,refit_ms_kdop,refit_ms_ours,build_ms_ours,collide_us_kdop,collide_us_ours_refit,\
          collide_us_ours_fresh,bv_kdop,bv_ours_refit,bv_ours_fresh,tri_kdop,tri_ours_refit,tri_ours_fresh,contacts\n",
     );
     say!("\n## Refitted k-DOP-18 tree vs our refitted OBB tree (`--case kdop`)\n");
@@ -381,12 +397,13 @@ pub fn run(quick: bool, repeats: usize, failures: &mut Vec<String>) -> (String, 
          triangle-pair tests: k-DOP refitted / ours refitted / ours freshly built (`Model::new`, \
          default box test: OBB with the dual sphere test). k-DOP build: the deforming model's \
          tree, once. Every frame, the k-DOP pair set is checked equal to collide's on our refitted \
-         model (a failure otherwise).\n"
+         model (a failure otherwise). Frame ms: the deforming model's update plus collide, \
+         k-DOP refit + collide / our refit + collide / our rebuild (`Model::new`) + collide.\n"
     );
     say!(
-        "| scene | triangles | frames | k-DOP build ms | refit ms k-DOP / ours | collide µs | collide BV tests | collide tri tests | contacts |"
+        "| scene | triangles | frames | k-DOP build ms | refit ms k-DOP / ours | collide µs | collide BV tests | collide tri tests | contacts | frame ms |"
     );
-    say!("|---|---|---|---|---|---|---|---|---|");
+    say!("|---|---|---|---|---|---|---|---|---|---|");
 
     let bunny = load("bunny");
     let (lo, hi) = bounds(&bunny.vertices);
