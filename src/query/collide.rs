@@ -270,14 +270,17 @@ pub(crate) fn collide_placed(
             } else {
                 ContactPair { id1: ida, id2: idb }
             });
-            result.hits.push((0, 0));
+            if request.geometry {
+                result.hits.push((0, 0));
+            }
         }
     } else {
+        let (first, geometry) = (request.first_contact, request.geometry);
         match request.box_test {
-            BoxTest::Sat15 => traverse::<SAT15>(a, b, &rel, request.first_contact, result, swapped),
-            BoxTest::SatLite => traverse::<SAT_LITE>(a, b, &rel, request.first_contact, result, swapped),
-            BoxTest::Dual => traverse::<DUAL>(a, b, &rel, request.first_contact, result, swapped),
-            BoxTest::SphereSat15 => traverse::<SPHERE_SAT15>(a, b, &rel, request.first_contact, result, swapped),
+            BoxTest::Sat15 => traverse::<SAT15>(a, b, &rel, first, geometry, result, swapped),
+            BoxTest::SatLite => traverse::<SAT_LITE>(a, b, &rel, first, geometry, result, swapped),
+            BoxTest::Dual => traverse::<DUAL>(a, b, &rel, first, geometry, result, swapped),
+            BoxTest::SphereSat15 => traverse::<SPHERE_SAT15>(a, b, &rel, first, geometry, result, swapped),
         }
     }
     if request.geometry {
@@ -298,7 +301,8 @@ pub(crate) fn collide_placed(
 }
 
 /// Depth-first traversal of the pair of trees; `b` is placed in `a`'s frame by `rel`.
-/// `swapped` says that `a` is the caller's model 2 (ids are reported in the caller's order).
+/// `swapped` says that `a` is the caller's model 2 (ids are reported in the caller's order);
+/// `record_hits` keeps each hit's leaf-order triangles in `result.hits` for the geometry pass.
 ///
 /// Children are tested before they are pushed, both at once: splitting node a tests a's two
 /// children (side by side in one slot) against b's placed node; splitting b places b's two
@@ -309,6 +313,7 @@ fn traverse<const TEST: u8>(
     b: &Model,
     rel: &Relative,
     first_contact: bool,
+    record_hits: bool,
     result: &mut CollideResult,
     swapped: bool,
 ) {
@@ -362,7 +367,9 @@ fn traverse<const TEST: u8>(
                     } else {
                         ContactPair { id1: ida, id2: idb }
                     });
-                    result.hits.push((ta as u32, tb as u32));
+                    if record_hits {
+                        result.hits.push((ta as u32, tb as u32));
+                    }
                     if first_contact {
                         break;
                     }
