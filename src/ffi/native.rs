@@ -418,11 +418,8 @@ pub unsafe extern "C" fn rpq_model_build_indexed(
     out_model: *mut *mut RpqModel,
 ) -> RpqStatus {
     guard(RPQ_ERR_INTERNAL, || {
-        if out_model.is_null() || (vertices.is_null() && num_vertices > 0) || (faces.is_null() && num_faces > 0) {
-            return RPQ_ERR_NULL_POINTER;
-        }
-        if num_faces == 0 {
-            return RPQ_ERR_EMPTY_MODEL;
+        if let Err(status) = check_indexed_build(vertices, num_vertices, faces, num_faces, out_model) {
+            return status;
         }
         let (Some(nv), Some(nf)) = (num_vertices.checked_mul(3), num_faces.checked_mul(3)) else {
             return RPQ_ERR_INVALID_ARGUMENT;
@@ -452,6 +449,25 @@ pub unsafe extern "C" fn rpq_model_build_indexed(
         // SAFETY: forwarded contract.
         unsafe { build_into(tris, ids, out_model) }
     })
+}
+
+/// The argument checks of the indexed builds (`rpq_model_build_indexed`,
+/// `rpq_model_build_deformable`): a NULL output or array (an array may be NULL when empty),
+/// then no faces.
+pub(crate) fn check_indexed_build(
+    vertices: *const f64,
+    num_vertices: usize,
+    faces: *const u32,
+    num_faces: usize,
+    out_model: *mut *mut RpqModel,
+) -> Result<(), RpqStatus> {
+    if out_model.is_null() || (vertices.is_null() && num_vertices > 0) || (faces.is_null() && num_faces > 0) {
+        return Err(RPQ_ERR_NULL_POINTER);
+    }
+    if num_faces == 0 {
+        return Err(RPQ_ERR_EMPTY_MODEL);
+    }
+    Ok(())
 }
 
 /// The common tail of the `rpq_model_build*` functions: ids (caller's, or 0..n when NULL),

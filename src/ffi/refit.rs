@@ -14,8 +14,8 @@ use std::ffi::c_int;
 use super::guard;
 use super::native::{
     RPQ_ERR_EMPTY_MODEL, RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_NON_FINITE, RPQ_ERR_NOT_DEFORMABLE,
-    RPQ_ERR_NULL_POINTER, RPQ_ERR_OUT_OF_MEMORY, RPQ_ERR_OUT_OF_RANGE, RPQ_OK, RpqModel, RpqStatus, model_handle,
-    model_ref, with_model_mut,
+    RPQ_ERR_NULL_POINTER, RPQ_ERR_OUT_OF_MEMORY, RPQ_ERR_OUT_OF_RANGE, RPQ_OK, RpqModel, RpqStatus,
+    check_indexed_build, model_handle, model_ref, with_model_mut,
 };
 use crate::math::Vec3;
 use crate::model::{Model, RefitError, RefitReport};
@@ -97,11 +97,8 @@ pub unsafe extern "C" fn rpq_model_build_deformable(
     out_model: *mut *mut RpqModel,
 ) -> RpqStatus {
     guard(RPQ_ERR_INTERNAL, || {
-        if out_model.is_null() || (vertices.is_null() && num_vertices > 0) || (faces.is_null() && num_faces > 0) {
-            return RPQ_ERR_NULL_POINTER;
-        }
-        if num_faces == 0 {
-            return RPQ_ERR_EMPTY_MODEL;
+        if let Err(status) = check_indexed_build(vertices, num_vertices, faces, num_faces, out_model) {
+            return status;
         }
         let run = || -> Result<*mut RpqModel, RpqStatus> {
             // SAFETY: 3 * num_vertices doubles per the contract.
