@@ -397,6 +397,22 @@ def _pose_bytes(pose: Any, name: str) -> bytes:
     return _matrix_pose_bytes(m, name)
 
 
+def _pair(
+    model1: Any,
+    pose1: Any,
+    model2: Any,
+    pose2: Any,
+    names: Tuple[str, str, str, str] = ("model1", "pose1", "model2", "pose2"),
+) -> Tuple["Model", "Model", int, int, bytes, bytes]:
+    """The two models (mesh objects converted; kept alive by the caller), their handles and
+    packed poses."""
+    m1 = _as_model(model1, names[0])
+    h1 = _model_handle(m1, names[0])
+    m2 = _as_model(model2, names[2])
+    h2 = _model_handle(m2, names[2])
+    return m1, m2, h1, h2, _pose_bytes(pose1, names[1]), _pose_bytes(pose2, names[3])
+
+
 def _matrix_pose_bytes(m: np.ndarray, name: str) -> bytes:
     """One 4×4 matrix checked and packed: the Python twin of ``rpq_poses_from_matrices``
     (which batches use), operation for operation. For a single pose this is cheaper than a
@@ -1593,12 +1609,7 @@ def collide(
         if geometry:
             raise ValueError("collide(solid=True) takes no geometry (ask collide without solid=True for it)")
         return _solid_collide(model1, pose1, model2, pose2)
-    model1 = _as_model(model1, "model1")  # kept alive for the call
-    h1 = _model_handle(model1, "model1")
-    model2 = _as_model(model2, "model2")  # kept alive for the call
-    h2 = _model_handle(model2, "model2")
-    b1 = _pose_bytes(pose1, "pose1")
-    b2 = _pose_bytes(pose2, "pose2")
+    model1, model2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2)  # kept alive
     st = _STATE
     res = st.collide.handle
     req = _collide_request(first_contact, box_test, frame)
@@ -1666,12 +1677,7 @@ def self_collide(model: ModelLike, first_contact: bool = False, *, box_test: str
 
 
 def _solid_collide(model1: ModelLike, pose1: PoseLike, model2: ModelLike, pose2: PoseLike) -> SolidCollideResult:
-    model1 = _as_model(model1, "model1")  # kept alive for the call
-    h1 = _model_handle(model1, "model1")
-    model2 = _as_model(model2, "model2")  # kept alive for the call
-    h2 = _model_handle(model2, "model2")
-    b1 = _pose_bytes(pose1, "pose1")
-    b2 = _pose_bytes(pose2, "pose2")
+    model1, model2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2)  # kept alive
     out = N.RpqSolidCollideResult()
     status = LIB.rpq_solid_collide(h1, b1, h2, b2, ctypes.byref(out))
     if status:
@@ -1721,12 +1727,7 @@ def separation(
         (a :class:`RapidPQPError`) A model is not closed; the message names it and its open
         edges.
     """
-    model1 = _as_model(model1, "model1")  # kept alive for the call
-    h1 = _model_handle(model1, "model1")
-    model2 = _as_model(model2, "model2")  # kept alive for the call
-    h2 = _model_handle(model2, "model2")
-    b1 = _pose_bytes(pose1, "pose1")
-    b2 = _pose_bytes(pose2, "pose2")
+    model1, model2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2)  # kept alive
     d = None
     if direction is not None:
         d = _point_arg(direction, "direction")
@@ -1786,12 +1787,7 @@ def distance(
         ``distance``; ``p1`` on model 1 **in model 1's own frame**, ``p2`` on model 2 **in model
         2's own frame** (``Pose(pose1).apply(p1)`` is the world point); work counts.
     """
-    model1 = _as_model(model1, "model1")  # kept alive for the call
-    h1 = _model_handle(model1, "model1")
-    model2 = _as_model(model2, "model2")  # kept alive for the call
-    h2 = _model_handle(model2, "model2")
-    b1 = _pose_bytes(pose1, "pose1")
-    b2 = _pose_bytes(pose2, "pose2")
+    model1, model2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2)  # kept alive
     request = _distance_request(rel_err, abs_err, qsize)
     st = _STATE
     if cache is None:
@@ -1827,12 +1823,7 @@ def tolerance(
         ``closer``; when closer, ``distance`` and the points (each in its own model's frame)
         of the pair found, else a lower bound of the distance and NaN points.
     """
-    model1 = _as_model(model1, "model1")  # kept alive for the call
-    h1 = _model_handle(model1, "model1")
-    model2 = _as_model(model2, "model2")  # kept alive for the call
-    h2 = _model_handle(model2, "model2")
-    b1 = _pose_bytes(pose1, "pose1")
-    b2 = _pose_bytes(pose2, "pose2")
+    model1, model2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2)  # kept alive
     request = _tolerance_request(tolerance, qsize)
     st = _STATE
     status = LIB.rpq_tolerance(h1, b1, h2, b2, request, st.dist_addr)

@@ -15,7 +15,7 @@ from typing import Any, List, NamedTuple
 import numpy as np
 
 from . import _native as N
-from ._api import CollideResult, ModelLike, PoseLike, _as_model, _fail, _model_handle, _pose_bytes
+from ._api import CollideResult, ModelLike, PoseLike, _fail, _pair
 from ._native import LIB
 
 __all__ = ["PairGeometry", "CollideGeometryResult", "ContactSet", "contacts", "intersection_curves"]
@@ -128,12 +128,7 @@ def contacts(
     of :func:`collide`.
     """
     tol = _tolerance(merge_tolerance)
-    model1 = _as_model(model1, "model1")  # kept alive for the call
-    h1 = _model_handle(model1, "model1")
-    model2 = _as_model(model2, "model2")  # kept alive for the call
-    h2 = _model_handle(model2, "model2")
-    b1 = _pose_bytes(pose1, "pose1")
-    b2 = _pose_bytes(pose2, "pose2")
+    model1, model2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2)  # kept alive
     count = ctypes.c_size_t(0)
     raw = np.zeros(256, dtype=_CONTACT)
     for _ in range(2):
@@ -159,12 +154,7 @@ def intersection_curves(model1: ModelLike, pose1: PoseLike, model2: ModelLike, p
     Each distinct segment is used once; single points and coplanar polygons are left out (see
     ``collide(..., geometry=True)``). Raises ``ValueError`` for the pose errors of
     :func:`collide`."""
-    model1 = _as_model(model1, "model1")  # kept alive for the call
-    h1 = _model_handle(model1, "model1")
-    model2 = _as_model(model2, "model2")  # kept alive for the call
-    h2 = _model_handle(model2, "model2")
-    b1 = _pose_bytes(pose1, "pose1")
-    b2 = _pose_bytes(pose2, "pose2")
+    model1, model2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2)  # kept alive
     num_points, num_curves = ctypes.c_size_t(0), ctypes.c_size_t(0)
     points = np.zeros((1024, 3), dtype=np.float64)
     offsets = np.zeros(65, dtype=np.uintp)

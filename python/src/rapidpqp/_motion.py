@@ -25,6 +25,7 @@ from ._api import (
     _model_handle,
     _point_arg,
     _points_arg,
+    _pair,
     _pose_bytes,
     _real,
     _threads_arg,
@@ -139,18 +140,6 @@ class RemovalResult(NamedTuple):
     tri_tests: np.ndarray
 
 
-def _pair(
-    model1: Any, pose1: Any, model2: Any, pose2: Any, names: Tuple[str, str, str, str]
-) -> Tuple[Model, Model, int, int, bytes, bytes]:
-    """The two models (mesh objects converted; kept alive by the caller), their handles and
-    packed poses."""
-    m1 = _as_model(model1, names[0])
-    h1 = _model_handle(m1, names[0])
-    m2 = _as_model(model2, names[2])
-    h2 = _model_handle(m2, names[2])
-    return m1, m2, h1, h2, _pose_bytes(pose1, names[1]), _pose_bytes(pose2, names[3])
-
-
 def _require_nonzero(dirs: np.ndarray, name: str, when: str) -> None:
     zero = ~dirs.any(axis=1)
     if zero.any():
@@ -200,7 +189,7 @@ def sweep(
         first contact is never later than the exact one (the last never earlier), and the
         pair is within ``2**-44`` of the coordinates' magnitude of touching at ``s``.
     """
-    m1, m2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2, ("model1", "pose1", "model2", "pose2"))
+    m1, m2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2)
     d = _point_arg(direction, "direction")
     s_max = _s_max(distance)
     if s_max > 0 and not d.any():
@@ -243,7 +232,7 @@ def sweep_batch(
         Arrays: ``hit`` (N,) bool, ``s`` (N,), ``ids`` (N, 2), ``triangles`` (N, 2), ``point``,
         ``point1``, ``point2`` (N, 3), ``bv_tests``, ``tri_tests`` (N,).
     """
-    m1, m2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2, ("model1", "pose1", "model2", "pose2"))
+    m1, m2, h1, h2, b1, b2 = _pair(model1, pose1, model2, pose2)
     dirs = _points_arg(directions, "directions")
     s_max = _s_max(distance)
     if s_max > 0:
