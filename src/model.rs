@@ -168,10 +168,9 @@ impl ModelBuilder {
 pub struct Model {
     triangles: Vec<Triangle>,
     ids: Vec<i32>,
-    /// The nodes, two by two (see [`Model::collide_slots`]).
-    collide_slots: Vec<NodePair>,
-    /// The coordinates of `collide_slots`.
-    packed_frame: PackedFrame,
+    /// The box tree (see [`Model::collide_slots`]); refitted on first use after the vertices
+    /// of a k-DOP model moved.
+    boxes: LazyBoxes,
     /// The largest absolute coordinate: bounds the rounding of transformed boxes.
     magnitude: f64,
     /// The solid facts, computed on first request (not serialized). Reset when the vertices
@@ -179,6 +178,43 @@ pub struct Model {
     solid: OnceLock<SolidFacts>,
     /// What a deformable model keeps to refit (`None` for others: no cost to them).
     deform: Option<Box<refit::Deformable>>,
+}
+
+/// The oriented-box hierarchy: the packed nodes and their frame.
+#[derive(Clone, Debug)]
+pub(crate) struct BoxTree {
+    /// The nodes, two by two (see [`Model::collide_slots`]).
+    pub(crate) slots: Vec<NodePair>,
+    /// The coordinates of `slots`.
+    pub(crate) frame: PackedFrame,
+}
+
+/// The box tree of a model. It is always current, except on a k-DOP model
+/// ([`Model::set_kdop`]) whose vertices moved: an update then refits only the k-DOPs and
+/// parks the box tree in `stale`, and the first query that needs it refits it
+/// ([`Model::boxes`]). Reading a current tree costs one atomic load.
+#[derive(Debug)]
+struct LazyBoxes {
+    current: OnceLock<BoxTree>,
+    /// The tree before the vertices moved, to be refitted (on its fitted axes) when needed.
+    stale: std::sync::Mutex<Option<BoxTree>>,
+}
+
+impl LazyBoxes {
+    fn fresh(tree: BoxTree) -> LazyBoxes {
+        LazyBoxes { current: OnceLock::from(tree), stale: std::sync::Mutex::new(None) }
+    }
+}
+
+impl Clone for LazyBoxes {
+    fn clone(&self) -> LazyBoxes {
+        let stale = self.stale.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        let current = OnceLock::new();
+        if let Some(tree) = self.current.get() {
+            let _ = current.set(tree.clone());
+        }
+        LazyBoxes { current, stale: std::sync::Mutex::new(stale) }
+    }
 }
 
 fn area(t: &Triangle) -> f64 {
@@ -220,7 +256,8 @@ impl Model {
         let collide_slots = build_tree(&mut triangles, &mut ids, &packed_frame);
         triangles.shrink_to_fit();
         ids.shrink_to_fit();
-        Ok(Model { triangles, ids, collide_slots, packed_frame, magnitude, solid: OnceLock::new(), deform: None })
+        let boxes = LazyBoxes::fresh(BoxTree { slots: collide_slots, frame: packed_frame });
+        Ok(Model { triangles, ids, boxes, magnitude, solid: OnceLock::new(), deform: None })
     }
 
     /// Reassembles a model from the parts of a built one (as serialized): triangles in leaf
@@ -256,8 +293,8 @@ impl Model {
         // (The frame depends on the bounding box only, the magnitude on its corners.)
         let packed_frame = PackedFrame::around([lo, hi].into_iter());
         let magnitude = lo.amax().max(hi.amax());
-        let model =
-            Model { triangles, ids, collide_slots, packed_frame, magnitude, solid: OnceLock::new(), deform: None };
+        let boxes = LazyBoxes::fresh(BoxTree { slots: collide_slots, frame: packed_frame });
+        let model = Model { triangles, ids, boxes, magnitude, solid: OnceLock::new(), deform: None };
         model.check_packed()?;
         Ok(model)
     }
@@ -297,12 +334,32 @@ impl Model {
     /// pairs `2k - 1, 2k`), and slot 0 holds the root in both lanes.
     #[inline]
     pub(crate) fn collide_slots(&self) -> &[NodePair] {
-        &self.collide_slots
+        &self.boxes().slots
     }
     /// The coordinates of [`Model::collide_slots`].
     #[inline]
     pub(crate) fn packed_frame(&self) -> &PackedFrame {
-        &self.packed_frame
+        &self.boxes().frame
+    }
+    /// The box tree, refitted first if the vertices of a k-DOP model moved since it was last
+    /// used (once, whichever thread asks first; the others wait for it).
+    #[inline]
+    pub(crate) fn boxes(&self) -> &BoxTree {
+        match self.boxes.current.get() {
+            Some(tree) => tree,
+            None => self.refit_stale_boxes(),
+        }
+    }
+    /// [`Model::boxes`] when the box tree is stale: refits it, once.
+    #[cold]
+    #[inline(never)]
+    fn refit_stale_boxes(&self) -> &BoxTree {
+        self.boxes.current.get_or_init(|| {
+            let stale = self.boxes.stale.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+            let mut tree = stale.expect("a model's box tree is current or stale");
+            refit::refit_boxes(&mut tree, &self.triangles, self.magnitude);
+            tree
+        })
     }
     /// A ball holding the model, placed in the world by `placement`: centre at the placed
     /// centre of the vertices' bounding box, radius the largest distance of a vertex from it
@@ -340,7 +397,7 @@ impl Model {
         let mut deepest = 1;
         for i in 0..self.num_nodes() {
             let (slot, lane) = slot_of(i);
-            let node = &self.collide_slots[slot];
+            let node = &self.collide_slots()[slot];
             if node.is_leaf(lane) {
                 deepest = deepest.max(depth[i]);
             } else {
@@ -358,7 +415,7 @@ impl Model {
         std::mem::size_of::<Model>()
             + self.triangles.capacity() * std::mem::size_of::<Triangle>()
             + self.ids.capacity() * std::mem::size_of::<i32>()
-            + self.collide_slots.capacity() * std::mem::size_of::<NodePair>()
+            + self.boxes().slots.capacity() * std::mem::size_of::<NodePair>()
             + self.deform.as_ref().map_or(0, |d| d.memory_bytes())
     }
 
@@ -366,7 +423,7 @@ impl Model {
     #[cfg(test)]
     pub(crate) fn node_word(&self, i: usize) -> u32 {
         let (slot, lane) = slot_of(i);
-        self.collide_slots[slot].payload[lane]
+        self.collide_slots()[slot].payload[lane]
     }
 
     /// Checks everything [`Model::check_packed`] does, and that every node's box, sphere and
@@ -374,10 +431,13 @@ impl Model {
     /// the subtrees' sizes, `n log n` for a balanced tree).
     pub fn validate(&self) -> Result<(), String> {
         self.check_packed()?;
+        if let Some(dops) = self.kdop_tree() {
+            dops.validate(&self.triangles)?;
+        }
         let mut stack = Vec::new();
         for i in 0..self.num_nodes() {
             let (slot, lane) = slot_of(i);
-            let node = &self.collide_slots[slot];
+            let node = &self.collide_slots()[slot];
             if node.is_leaf(lane) {
                 continue; // checked by check_packed
             }
@@ -385,7 +445,7 @@ impl Model {
             stack.push(i);
             while let Some(k) = stack.pop() {
                 let (s, l) = slot_of(k);
-                let below = &self.collide_slots[s];
+                let below = &self.collide_slots()[s];
                 if below.is_leaf(l) {
                     self.holds(i, node, lane, &self.triangles[below.triangle(l)])?;
                 } else {
@@ -415,7 +475,7 @@ impl Model {
     /// worse.
     pub fn check_packed(&self) -> Result<(), String> {
         let n = self.triangles.len();
-        let slots = &self.collide_slots;
+        let slots = self.collide_slots();
         if slots.len() != n {
             return Err(format!("{} packed node pairs for {n} triangles", slots.len()));
         }
@@ -461,7 +521,7 @@ impl Model {
         let num_nodes = 2 * n - 1;
         let mut parented = Bits::new(n);
         let mut seen = Bits::new(n);
-        for (s, pair) in self.collide_slots[range.clone()].iter().enumerate().map(|(k, p)| (range.start + k, p)) {
+        for (s, pair) in self.collide_slots()[range.clone()].iter().enumerate().map(|(k, p)| (range.start + k, p)) {
             let lanes = if s == 0 { 0..1 } else { 0..2 };
             if let Err(what) = numbers_ok(pair) {
                 let l = lanes.clone().find(|&l| numbers_ok(&lane_only(pair, l)).is_err()).unwrap_or(0);
@@ -494,7 +554,7 @@ impl Model {
     #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x <= y)` deliberately also catches NaN
     fn holds(&self, i: usize, pair: &NodePair, l: usize, t: &Triangle) -> Result<(), String> {
         const TOL: f64 = 1e-12;
-        let f = &self.packed_frame;
+        let f = self.packed_frame();
         let fr = |k: usize, a: usize| pair.frame[k][a].0[l] as f64;
         let c = [fr(0, 3), fr(1, 3), fr(2, 3)];
         // ax[a][k]: coordinate k of box axis a.
@@ -966,7 +1026,7 @@ mod tests {
     fn tree_depth_is_the_longest_root_to_leaf_path() {
         fn walk(m: &Model, i: usize) -> usize {
             let (slot, lane) = slot_of(i);
-            let node = &m.collide_slots[slot];
+            let node = &m.collide_slots()[slot];
             if node.is_leaf(lane) {
                 return 1;
             }

@@ -1,5 +1,6 @@
 //! Bounding volumes: oriented boxes for overlap tests, rectangle swept spheres for distances.
 
+pub mod kdop;
 pub mod obb;
 pub mod rss;
 pub mod sphere;

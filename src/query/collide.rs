@@ -1,6 +1,7 @@
 //! Collision: which triangle pairs of two placed models intersect.
 
 use super::{QueryError, RangeError, Relative, check_placements};
+use crate::bv::kdop::{DopHit, DopShift, DopTree};
 use crate::bv::obb::{
     Both, BoxTest, DUAL, Margins, NodePair, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread,
     boxes_disjoint, pair_disjoint, spheres_disjoint, uses_spheres,
@@ -186,6 +187,8 @@ struct Stacks {
     /// tested against. Along `pending`, placement indices never decrease, so when a pair is
     /// taken every placement after its own is dead and is dropped.
     placed: Vec<PlacedPair>,
+    /// The k-DOP traversal's pending node pairs.
+    dops: Vec<(u32, u32)>,
 }
 
 /// Finds the intersecting triangle pairs of `m1` placed at `p1` and `m2` placed at `p2`
@@ -274,6 +277,8 @@ pub(crate) fn collide_placed(
                 result.hits.push((0, 0));
             }
         }
+    } else if let (Some(da), Some(db), true) = (a.kdop_tree(), b.kdop_tree(), rel.is_translation()) {
+        traverse_dops(a, da, b, db, &rel, request, result, swapped);
     } else {
         let (first, geometry) = (request.first_contact, request.geometry);
         match request.box_test {
@@ -336,7 +341,7 @@ fn traverse<const TEST: u8>(
         if m <= 1e290 && xf.scale() <= 1e290 { Margins::new(&rel.rotation, slack) } else { Margins::no_pruning(slack) };
     let margins = &margins;
     let (sa, sb) = (a.collide_slots(), b.collide_slots());
-    let Stacks { mut pending, mut placed } = std::mem::take(&mut result.stacks);
+    let Stacks { mut pending, mut placed, dops } = std::mem::take(&mut result.stacks);
     pending.clear();
     placed.clear();
     // Slot 0 holds each root in both lanes.
@@ -385,7 +390,45 @@ fn traverse<const TEST: u8>(
         split.push_overlapping::<TEST>(sa, sb, &xf, margins, &mut pending, &mut placed);
     }
     result.bv_tests = bv_tests;
-    result.stacks = Stacks { pending, placed };
+    result.stacks = Stacks { pending, placed, dops };
+}
+
+/// [`traverse`] on two k-DOP models whose placements differ by a translation: their k-DOP
+/// trees prune (whatever `request.box_test` says), the same exact triangle test decides.
+#[allow(clippy::too_many_arguments)]
+fn traverse_dops(
+    a: &Model,
+    da: &DopTree,
+    b: &Model,
+    db: &DopTree,
+    rel: &Relative,
+    request: &CollideRequest,
+    result: &mut CollideResult,
+    swapped: bool,
+) {
+    let at = DopShift::translation(&rel.translation, a.magnitude().max(b.magnitude()));
+    let mut stack = std::mem::take(&mut result.stacks.dops);
+    let (ta_all, tb_all, ids_a, ids_b) = (a.triangles(), b.triangles(), a.ids(), b.ids());
+    let (pairs, hits) = (&mut result.pairs, &mut result.hits);
+    let mut tri_tests = 0u64;
+    let mut last_b = (usize::MAX, [Vec3::zeros(); 3]);
+    result.bv_tests = da.pairs(db, &at, &mut stack, |DopHit { ta, tb }| {
+        tri_tests += 1;
+        if tb != last_b.0 {
+            last_b = (tb, transform(&tb_all[tb], rel));
+        }
+        if !triangles_intersect(&ta_all[ta], &last_b.1) {
+            return false;
+        }
+        let (ida, idb) = (ids_a[ta], ids_b[tb]);
+        pairs.push(if swapped { ContactPair { id1: idb, id2: ida } } else { ContactPair { id1: ida, id2: idb } });
+        if request.geometry {
+            hits.push((ta as u32, tb as u32));
+        }
+        request.first_contact
+    });
+    result.tri_tests = tri_tests;
+    result.stacks.dops = stack;
 }
 
 #[inline]

@@ -144,6 +144,12 @@ impl Relative {
         if a.magnitude() <= RANGE_LIMIT && rotated <= 1e305 && placed <= RANGE_LIMIT { Ok(()) } else { Err(RangeError) }
     }
 
+    /// Whether `b` is only translated in `a`'s frame: the rotation exactly the identity and
+    /// the scale 1, so that [`Relative::apply`] computes `fl(p + translation)`.
+    pub fn is_translation(&self) -> bool {
+        self.scale == 1.0 && self.rotation == Mat3::identity()
+    }
+
     #[inline]
     pub fn apply(&self, p: &Vec3) -> Vec3 {
         if self.scale == 1.0 {

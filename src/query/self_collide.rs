@@ -40,6 +40,7 @@
 //! adjacent triangles always pass that test and reach its slowest, degenerate paths.
 
 use super::collide::{CollideRequest, CollideResult, ContactPair, Pending, Split};
+use crate::bv::kdop::{DopHit, DopTree};
 use crate::bv::obb::{
     BoxTest, DUAL, Margins, PlacedPair, Placement3, SAT_LITE, SAT15, SPHERE_SAT15, Spread, pair_disjoint,
 };
@@ -86,12 +87,39 @@ pub fn self_collide(model: &Model, request: &CollideRequest, result: &mut Collid
         return;
     }
     let first = request.first_contact;
+    if let Some(dops) = model.kdop_tree() {
+        return traverse_dops(model, dops, first, result);
+    }
     match request.box_test {
         BoxTest::Sat15 => traverse::<SAT15>(model, first, result),
         BoxTest::SatLite => traverse::<SAT_LITE>(model, first, result),
         BoxTest::Dual => traverse::<DUAL>(model, first, result),
         BoxTest::SphereSat15 => traverse::<SPHERE_SAT15>(model, first, result),
     }
+}
+
+/// [`traverse`] on a k-DOP model: its k-DOP tree prunes (whatever box test was asked for), the
+/// same adjacency rule and exact triangle test decide.
+fn traverse_dops(model: &Model, dops: &DopTree, first_contact: bool, result: &mut CollideResult) {
+    let (triangles, ids, faces) = (model.triangles(), model.ids(), model.faces());
+    let mut tri_tests = 0u64;
+    let pairs = &mut result.pairs;
+    let mut stack = Vec::new();
+    result.bv_tests = dops.self_pairs(&mut stack, |DopHit { ta, tb }| {
+        tri_tests += 1;
+        let (a, b) = (&triangles[ta], &triangles[tb]);
+        let adjacent = match faces {
+            Some(f) => share_an_index(&f[ta], &f[tb]),
+            None => share_a_vertex(a, b),
+        };
+        if adjacent || !triangles_intersect(a, b) {
+            return false;
+        }
+        let (ida, idb) = (ids[ta], ids[tb]);
+        pairs.push(ContactPair { id1: ida.min(idb), id2: ida.max(idb) });
+        first_contact
+    });
+    result.tri_tests = tri_tests;
 }
 
 #[inline(never)]
