@@ -358,10 +358,69 @@ static void threads(void) {
     rpq_model_free(other);
 }
 
+/* The k-DOP option: two k-DOP models a translation apart (the k-DOP trees), and rotated or
+ * measured (the boxes, refitted lazily), answer as the same models without it; refusals. */
+static void kdop(void) {
+    RpqModel *a = NULL, *b = NULL, *ab = NULL, *bb = NULL, *plain = NULL;
+    ENSURE_EQ_INT(rpq_model_build_deformable(rest, NVERT, faces, NFACE, NULL, &a), RPQ_OK);
+    ENSURE_EQ_INT(rpq_model_build_deformable(rest, NVERT, faces, NFACE, NULL, &b), RPQ_OK);
+    ENSURE_EQ_INT(rpq_model_build_deformable(rest, NVERT, faces, NFACE, NULL, &ab), RPQ_OK);
+    ENSURE_EQ_INT(rpq_model_build_deformable(rest, NVERT, faces, NFACE, NULL, &bb), RPQ_OK);
+    ENSURE_EQ_INT(rpq_model_build_indexed(rest, NVERT, faces, NFACE, NULL, &plain), RPQ_OK);
+    ENSURE_EQ_INT(rpq_model_is_kdop(a), 0);
+    ENSURE_EQ_INT(rpq_model_set_kdop(a, 1), RPQ_OK);
+    ENSURE_EQ_INT(rpq_model_set_kdop(b, 1), RPQ_OK);
+    ENSURE_EQ_INT(rpq_model_is_kdop(a), 1);
+    RpqModel *all[4] = {a, b, ab, bb};
+    for (int m = 0; m < 4; m++) ENSURE_EQ_INT(rpq_model_set_rebuild_threshold(all[m], INFINITY), RPQ_OK);
+    RpqCollideResult *r = rpq_collide_result_new();
+    double pos[3 * NVERT];
+    size_t seen = 0;
+    for (int f = 0; f < 8; f++) {
+        wobble(0.5 * f, pos);
+        for (int m = 0; m < 4; m++) ENSURE_EQ_INT(rpq_model_update_vertices(all[m], pos, NVERT, NULL), RPQ_OK);
+        RpqPose p1 = pose_at(0, 0, 0), shifted = pose_at(0.7 - 0.05 * f, 0.1, 0.0), turned = shifted;
+        turned.rotation[0] = 0.0; turned.rotation[1] = -1.0; turned.rotation[3] = 1.0; turned.rotation[4] = 0.0; /* a quarter turn */
+        RpqPose *poses[2] = {&shifted, &turned};
+        for (int k = 0; k < 2; k++) {
+            RpqContactPair *x, *y;
+            size_t nx = contacts(a, &p1, b, poses[k], r, &x), ny = contacts(ab, &p1, bb, poses[k], r, &y);
+            ENSURE_EQ_INT(nx, ny);
+            ENSURE(nx == ny && memcmp(x, y, sizeof(RpqContactPair) * nx) == 0);
+            seen += nx;
+            free(x);
+            free(y);
+        }
+        RpqPose far = pose_at(3.0, 0.5, 0.0);
+        ENSURE(exact_distance(a, &p1, b, &far) == exact_distance(ab, &p1, bb, &far));
+        ENSURE_EQ_INT(rpq_self_collide(a, NULL, r), RPQ_OK);
+        size_t self_k = rpq_collide_result_num_pairs(r);
+        ENSURE_EQ_INT(rpq_self_collide(ab, NULL, r), RPQ_OK);
+        ENSURE_EQ_INT(self_k, rpq_collide_result_num_pairs(r));
+    }
+    ENSURE(seen > 0);
+    ENSURE_EQ_INT(rpq_model_set_kdop(a, 0), RPQ_OK);
+    ENSURE_EQ_INT(rpq_model_is_kdop(a), 0);
+    /* Refused: not deformable, NULL, freed; the answers say 0. */
+    ENSURE_EQ_INT(rpq_model_set_kdop(plain, 1), RPQ_ERR_NOT_DEFORMABLE);
+    ENSURE_EQ_INT(rpq_model_is_kdop(plain), 0);
+    ENSURE_EQ_INT(rpq_model_set_kdop(NULL, 1), RPQ_ERR_NULL_POINTER);
+    ENSURE_EQ_INT(rpq_model_is_kdop(NULL), 0);
+    rpq_model_free(a);
+    ENSURE_EQ_INT(rpq_model_set_kdop(a, 1), RPQ_ERR_INVALID_HANDLE);
+    ENSURE_EQ_INT(rpq_model_is_kdop(a), 0);
+    rpq_collide_result_free(r);
+    rpq_model_free(b);
+    rpq_model_free(ab);
+    rpq_model_free(bb);
+    rpq_model_free(plain);
+}
+
 int main(void) {
     make_sphere();
     frames();
     errors();
     threads();
+    kdop();
     return ENSURE_SUMMARY("refit");
 }

@@ -206,6 +206,21 @@ impl LazyBoxes {
     }
 }
 
+impl LazyBoxes {
+    /// Node pairs allocated, current or stale (without refitting a stale tree).
+    fn capacity(&self) -> usize {
+        match self.current.get() {
+            Some(tree) => tree.slots.capacity(),
+            None => self
+                .stale
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .as_ref()
+                .map_or(0, |t| t.slots.capacity()),
+        }
+    }
+}
+
 impl Clone for LazyBoxes {
     fn clone(&self) -> LazyBoxes {
         let stale = self.stale.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
@@ -415,7 +430,7 @@ impl Model {
         std::mem::size_of::<Model>()
             + self.triangles.capacity() * std::mem::size_of::<Triangle>()
             + self.ids.capacity() * std::mem::size_of::<i32>()
-            + self.boxes().slots.capacity() * std::mem::size_of::<NodePair>()
+            + self.boxes.capacity() * std::mem::size_of::<NodePair>()
             + self.deform.as_ref().map_or(0, |d| d.memory_bytes())
     }
 

@@ -366,12 +366,12 @@ fn soups_degenerate_and_extreme_positions() {
     assert!(model.degradation().unwrap().is_finite());
 }
 
-/// The cost of deformability: 12 bytes a triangle (faces) and a fixed header.
+/// The cost of deformability: 12 bytes a triangle (faces) and a fixed header (under 128 bytes).
 #[test]
 fn deformable_memory_is_faces_only() {
     let mesh = uv_sphere(20, 30, Vec3::zeros(), 1.0);
     let plain = Model::new(mesh.triangles(), (0..mesh.faces.len() as i32).collect()).unwrap();
     let deform = Model::deformable(&mesh.vertices, &mesh.faces, None).unwrap();
     let extra = deform.memory_bytes() - plain.memory_bytes();
-    assert!(extra >= 12 * mesh.faces.len() && extra <= 12 * mesh.faces.len() + 64, "{extra}");
+    assert!(extra >= 12 * mesh.faces.len() && extra <= 12 * mesh.faces.len() + 128, "{extra}");
 }

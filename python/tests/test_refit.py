@@ -247,3 +247,51 @@ def test_update_racing_queries_is_refused_not_undefined():
     assert set(errors) <= {N.RPQ_ERR_BUSY}
     assert updates > 0 and answers
     assert all(1.0 < d < 4.0 for d in answers)
+
+
+def test_kdop_models_answer_as_box_models_and_brute_force():
+    """The k-DOP option: a cloth and a body, both k-DOP models, collided at the identity and
+    translated (k-DOP trees), rotated and measured (box trees, refitted lazily), and the
+    cloth's self-collision: the same answers as without the option and as brute force."""
+    sv, sf = sphere_mesh(8)
+    v0, f = sheet(12, 1.5)
+    cloth_k = rp.Model(v0, f, deformable=True, kdop=True)
+    cloth_b = rp.Model(v0, f, deformable=True)
+    body_k = rp.Model(sv, sf, deformable=True, kdop=True)
+    body_b = rp.Model(sv, sf, deformable=True)
+    assert cloth_k.kdop and body_k.kdop and not cloth_b.kdop
+    for m in (cloth_k, cloth_b, body_k, body_b):
+        m.set_rebuild_threshold(math.inf)
+    contacts = 0
+    for k, t in enumerate(np.linspace(0, 1, 6)):
+        v = drape(v0, t)
+        bv = wobble(sv, t)
+        for m in (cloth_k, cloth_b):
+            m.update_vertices(v)
+        for m in (body_k, body_b):
+            m.update_vertices(bv)
+        rotated = np.eye(4)
+        rotated[:3, :3] = [[1, 0, 0], [0, math.cos(0.2), -math.sin(0.2)], [0, math.sin(0.2), math.cos(0.2)]]
+        for pose in (np.eye(4), rp.Pose.from_rt(np.eye(3), [0.05 * k, -0.1, 0.02]).matrix, rotated):
+            got = check(cloth_k, v, f, body_b, bv[sf], pose)
+            assert got == pairs(rp.collide(cloth_b, None, body_b, pose))
+            assert pairs(rp.collide(cloth_k, None, body_k, pose)) == pairs(rp.collide(cloth_b, None, body_b, pose))
+            contacts += len(got)
+        assert pairs(rp.self_collide(cloth_k)) == pairs(rp.self_collide(cloth_b))
+        d = rp.distance(cloth_k, None, body_k, rotated).distance
+        assert d == rp.distance(cloth_b, None, body_b, rotated).distance
+    assert contacts > 0
+    # Copies and pickles keep the option; switching it off brings the boxes up to date.
+    for m in (copy.copy(cloth_k), pickle.loads(pickle.dumps(cloth_k))):
+        assert m.kdop
+        assert pairs(rp.collide(m, None, body_k, None)) == pairs(rp.collide(cloth_b, None, body_b, None))
+    cloth_k.set_kdop(False)
+    assert not cloth_k.kdop
+    assert cloth_k.to_bytes() == cloth_b.to_bytes()
+    # Refusals: not deformable, not a flag.
+    with pytest.raises(ValueError, match="deformable"):
+        rp.Model(v0, f, kdop=True)
+    with pytest.raises(TypeError):
+        rp.Model(v0, f, deformable=True, kdop=1)
+    with pytest.raises(ValueError, match="deformable"):
+        rp.Model(v0, f).set_kdop(True)

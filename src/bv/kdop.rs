@@ -83,6 +83,7 @@ impl Dop {
     /// Whether all 9 slab pairs overlap, `other` translated by `shift` (its projections moved
     /// by `shift[i]`) and each slab widened by `slack`.
     #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // four arrays in lockstep
     fn overlaps(&self, other: &Dop, shift: &[f64; K], slack: f64) -> bool {
         let mut apart = false;
         for i in 0..K {
@@ -215,6 +216,7 @@ impl DopTree {
                 }
                 for p in &triangles[(c & !LEAF) as usize] {
                     let q = project(p);
+                    #[allow(clippy::needless_range_loop)] // three arrays in lockstep
                     for j in 0..K {
                         // Rounded diagonal projections are within their margin of the exact.
                         let m = if j < 3 { 0.0 } else { margin(q[j]) / 4.0 };

@@ -354,6 +354,8 @@ _SIGNATURES = {
     "rpq_model_update_vertex_subset": (_STATUS, [_VP, _VP, _VP, _SIZE, _VP]),
     "rpq_model_rebuild": (_STATUS, [_VP]),
     "rpq_model_degradation": (_STATUS, [_VP, _VP]),
+    "rpq_model_set_kdop": (_STATUS, [_VP, ctypes.c_int]),
+    "rpq_model_is_kdop": (ctypes.c_int, [_VP]),
     "rpq_model_set_rebuild_threshold": (_STATUS, [_VP, _DBL]),
     "rpq_model_num_vertices": (_SIZE, [_VP]),
     # Collide.
