@@ -68,7 +68,7 @@ const SCENES: [(&str, &str); 21] = [
     ),
     (
         "kdop",
-        "refitted k-DOP-18 tree (bench-only) vs our refitted OBB tree on the refit scenes: refit, collide, test counts",
+        "the k-DOP model option (Model::set_kdop) vs the box model and a rebuild on the refit scenes: update, collide, self-collide, lazy distance, memory",
     ),
     (
         "motion",

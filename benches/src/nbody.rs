@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rapidpqp::io::load_obj;
 use rapidpqp::nbody::World;
-use rapidpqp::{Triangle, Vec3};
+use rapidpqp::{Model, Triangle, Vec3};
 
 use crate::report::root;
 use crate::shapes::torus;
@@ -151,73 +151,150 @@ pub fn run(repeats: usize, failures: &mut Vec<String>) -> String {
     // The same scenes with deforming tori: each frame every torus's tube breathes (its radius
     // swings by half) through `World::update_vertices`, which refits it and moves its box in
     // the broad phase; the frame's time includes those updates. Every 10th frame is checked
-    // against `collide_brute_force`.
+    // against `collide_brute_force`. Each size runs twice, with the same motion: box models
+    // (`World::add_deformable`), then k-DOP models (`Model::set_kdop(true)`, then
+    // `World::add_model`; placed by translations only, so collide runs on the k-DOP trees),
+    // whose checked frames' contacts must also equal the box models'.
     let (rest, faces) = indexed_torus(0.5, 0.15, 16, 16);
     for n in [50usize, 200] {
-        let side = 2.0 * (n as f64).cbrt() * 1.6;
-        let mut state = 0x9e3779b97f4a7c15u64;
-        let mut rnd = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
-        let mut world = World::new();
-        let mut bodies = Vec::new();
-        for _ in 0..n {
-            world.add_deformable(&rest, &faces, None).unwrap();
-            let p = Vec3::new(rnd() * side, rnd() * side, rnd() * side);
-            let v = Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * 0.02;
-            bodies.push((p, v, rnd() * 6.0));
-        }
-        let frames = 100;
-        let (mut cand, mut coll, mut checked, mut rebuilds) = (0usize, 0usize, true, 0usize);
-        let (mut total, mut updating) = (0.0f64, 0.0f64);
-        for f in 0..frames {
-            let start = Instant::now();
-            for (k, (p, v, phase)) in bodies.iter_mut().enumerate() {
-                *p += *v;
-                for c in 0..3 {
-                    if p[c] < 0.0 || p[c] > side {
-                        v[c] = -v[c];
-                    }
-                }
-                let pose = [[1.0, 0.0, 0.0, p.x], [0.0, 1.0, 0.0, p.y], [0.0, 0.0, 1.0, p.z], [0.0, 0.0, 0.0, 1.0]];
-                world.set_pose(k as u32, &pose).unwrap();
-                let tube = 1.0 + 0.5 * (*phase + 0.1 * f as f64).sin();
-                let moved = breathe(&rest, 0.5, tube);
-                let before = Instant::now();
-                rebuilds += usize::from(world.update_vertices(k as u32, &moved).unwrap().rebuilt);
-                updating += before.elapsed().as_secs_f64();
+        let boxes = deforming_tori(n, false, &rest, &faces);
+        let kdops = deforming_tori(n, true, &rest, &faces);
+        for (run, label) in [(&boxes, ""), (&kdops, " k-DOP")] {
+            let name = format!("deforming tori x{n}{label}");
+            if !run.checked {
+                failures.push(format!("{name}: collide differs from collide_brute_force"));
             }
-            cand += world.candidates().count();
-            coll += world.collide(true).len();
-            total += start.elapsed().as_secs_f64();
-            // (The check is not timed.)
-            if f % 10 == 0 {
-                checked &= world.contacts() == world.collide_brute_force(true).as_slice();
+            // (The k-DOP run against the box run.)
+            let differs = if label.is_empty() {
+                None
+            } else {
+                (0..run.snapshots.len()).find(|&k| run.snapshots[k] != boxes.snapshots[k])
+            };
+            if let Some(k) = differs {
+                failures.push(format!(
+                    "{name}: frame {}: contacts differ from the box models' ({} vs {} object pairs)",
+                    10 * k,
+                    run.snapshots[k].len(),
+                    boxes.snapshots[k].len()
+                ));
             }
+            emit(
+                &name,
+                n,
+                n * faces.len(),
+                run.frames,
+                run.us,
+                run.cand,
+                run.coll,
+                &format!(
+                    "of which vertex updates (refit, sphere, box) {:.0} µs; {} rebuilds in {} updates; load {}",
+                    run.updating_us,
+                    run.rebuilds,
+                    n * run.frames,
+                    run.load
+                ),
+            );
         }
-        let us = total * 1e6 / frames as f64;
-        if !checked {
-            failures.push(format!("deforming tori x{n}: collide differs from collide_brute_force"));
-        }
-        emit(
-            &format!("deforming tori x{n}"),
-            n,
-            n * faces.len(),
-            frames,
-            us,
-            cand as f64 / frames as f64,
-            coll as f64 / frames as f64,
-            &format!(
-                "of which vertex updates (refit, sphere, box) {:.0} µs; {rebuilds} rebuilds in {} updates",
-                updating * 1e6 / frames as f64,
-                n * frames
-            ),
-        );
     }
     csv
+}
+
+/// A colliding object pair: its ids and its intersecting triangle pairs, sorted.
+type Snapshot = (u32, u32, Vec<(i32, i32)>);
+
+/// One run of the deforming tori scene.
+struct DeformingRun {
+    frames: usize,
+    /// µs per frame, and of which vertex updates.
+    us: f64,
+    updating_us: f64,
+    /// Candidate and colliding object pairs per frame.
+    cand: f64,
+    coll: f64,
+    rebuilds: usize,
+    /// Every checked frame equal to `collide_brute_force`.
+    checked: bool,
+    /// The contacts of every checked frame (10th), triangle pairs sorted.
+    snapshots: Vec<Vec<Snapshot>>,
+    /// The load average when the run ended.
+    load: String,
+}
+
+/// `n` breathing tori drifting in a box (the same motion for the same `n`); k-DOP models when
+/// `kdop`.
+fn deforming_tori(n: usize, kdop: bool, rest: &[Vec3], faces: &[[u32; 3]]) -> DeformingRun {
+    let side = 2.0 * (n as f64).cbrt() * 1.6;
+    let mut state = 0x9e3779b97f4a7c15u64;
+    let mut rnd = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut world = World::new();
+    let mut bodies = Vec::new();
+    for _ in 0..n {
+        if kdop {
+            let mut model = Model::deformable(rest, faces, None).unwrap();
+            model.set_kdop(true).unwrap();
+            world.add_model(model).unwrap();
+        } else {
+            world.add_deformable(rest, faces, None).unwrap();
+        }
+        let p = Vec3::new(rnd() * side, rnd() * side, rnd() * side);
+        let v = Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * 0.02;
+        bodies.push((p, v, rnd() * 6.0));
+    }
+    let frames = 100;
+    let (mut cand, mut coll, mut checked, mut rebuilds) = (0usize, 0usize, true, 0usize);
+    let (mut total, mut updating) = (0.0f64, 0.0f64);
+    let mut snapshots = Vec::new();
+    for f in 0..frames {
+        let start = Instant::now();
+        for (k, (p, v, phase)) in bodies.iter_mut().enumerate() {
+            *p += *v;
+            for c in 0..3 {
+                if p[c] < 0.0 || p[c] > side {
+                    v[c] = -v[c];
+                }
+            }
+            let pose = [[1.0, 0.0, 0.0, p.x], [0.0, 1.0, 0.0, p.y], [0.0, 0.0, 1.0, p.z], [0.0, 0.0, 0.0, 1.0]];
+            world.set_pose(k as u32, &pose).unwrap();
+            let tube = 1.0 + 0.5 * (*phase + 0.1 * f as f64).sin();
+            let moved = breathe(rest, 0.5, tube);
+            let before = Instant::now();
+            rebuilds += usize::from(world.update_vertices(k as u32, &moved).unwrap().rebuilt);
+            updating += before.elapsed().as_secs_f64();
+        }
+        cand += world.candidates().count();
+        coll += world.collide(true).len();
+        total += start.elapsed().as_secs_f64();
+        // (The checks are not timed.)
+        if f % 10 == 0 {
+            checked &= world.contacts() == world.collide_brute_force(true).as_slice();
+            let all = world.collide_brute_force(false);
+            snapshots.push(
+                all.iter()
+                    .map(|c| {
+                        let mut t: Vec<(i32, i32)> = c.tri_pairs.iter().map(|p| (p.id1, p.id2)).collect();
+                        t.sort_unstable();
+                        (c.id1, c.id2, t)
+                    })
+                    .collect(),
+            );
+        }
+    }
+    DeformingRun {
+        frames,
+        us: total * 1e6 / frames as f64,
+        updating_us: updating * 1e6 / frames as f64,
+        cand: cand as f64 / frames as f64,
+        coll: coll as f64 / frames as f64,
+        rebuilds,
+        checked,
+        snapshots,
+        load: crate::report::load_average(),
+    }
 }
 
 /// A torus about the z axis as vertices and faces (the `shapes::torus` grid, indexed).
