@@ -36,11 +36,25 @@ pub enum BuildError {
     /// A coordinate beyond the supported range ([`RANGE_LIMIT`], 2^1000): no query could
     /// use the model.
     OutOfRange,
+    /// [`Model::new`] needs one id per triangle.
+    IdCountMismatch {
+        /// The number of triangles.
+        triangles: usize,
+        /// The number of ids.
+        ids: usize,
+    },
+    /// [`Model::from_indexed`]: a face names a vertex past the end of the vertex array.
+    IndexOutOfRange,
 }
 
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let BuildError::IdCountMismatch { triangles, ids } = self {
+            return write!(f, "{ids} ids for {triangles} triangles: a model needs one id per triangle");
+        }
         f.write_str(match self {
+            BuildError::IdCountMismatch { .. } => unreachable!("written above"),
+            BuildError::IndexOutOfRange => "a face names a vertex index past the end of the vertices",
             BuildError::EmptyModel => "a model needs at least one triangle",
             BuildError::NonFiniteCoordinate => "a triangle coordinate is NaN or infinite",
             BuildError::TooManyTriangles => "too many triangles for one model (limit 2^31 - 1)",
@@ -241,7 +255,7 @@ impl Model {
     /// keeps the two arrays, reordered into leaf order in place: besides them the build
     /// allocates only the packed nodes and what one path from the root needs.
     ///
-    /// Panics when `ids` is not as long as `triangles`.
+    /// Refused with [`BuildError::IdCountMismatch`] when `ids` is not as long as `triangles`.
     ///
     /// ```
     /// use rapidpqp::{BuildError, Model, Vec3};
@@ -256,7 +270,9 @@ impl Model {
     /// # Ok::<(), BuildError>(())
     /// ```
     pub fn new(mut triangles: Vec<Triangle>, mut ids: Vec<i32>) -> Result<Model, BuildError> {
-        assert_eq!(triangles.len(), ids.len(), "one id per triangle");
+        if triangles.len() != ids.len() {
+            return Err(BuildError::IdCountMismatch { triangles: triangles.len(), ids: ids.len() });
+        }
         if triangles.is_empty() {
             return Err(BuildError::EmptyModel);
         }
@@ -321,7 +337,7 @@ impl Model {
             let corner = |i: u32| vertices.get(i as usize).copied();
             match (corner(f[0]), corner(f[1]), corner(f[2])) {
                 (Some(a), Some(b), Some(c)) => triangles.push([a, b, c]),
-                _ => return Err(BuildError::NonFiniteCoordinate),
+                _ => return Err(BuildError::IndexOutOfRange),
             }
         }
         let ids = (0..faces.len() as i32).collect();
@@ -1025,6 +1041,18 @@ mod tests {
         }
         let ids = (0..tris.len() as i32).collect();
         (tris, ids)
+    }
+
+    #[test]
+    fn mismatched_ids_and_bad_indices_are_errors_not_panics() {
+        let (tris, mut ids) = grid(2);
+        ids.pop();
+        let e = Model::new(tris, ids).unwrap_err();
+        assert_eq!(e, BuildError::IdCountMismatch { triangles: 8, ids: 7 });
+        assert_eq!(e.to_string(), "7 ids for 8 triangles: a model needs one id per triangle");
+        let v = [Vec3::zeros(), Vec3::x(), Vec3::y()];
+        assert_eq!(Model::from_indexed(&v, &[[0, 1, 3]]).unwrap_err(), BuildError::IndexOutOfRange);
+        assert!(Model::from_indexed(&v, &[[0, 1, 2]]).is_ok());
     }
 
     #[test]

@@ -232,7 +232,9 @@ pub(crate) fn status_of(error: BuildError) -> RpqStatus {
     match error {
         BuildError::EmptyModel => RPQ_ERR_EMPTY_MODEL,
         BuildError::NonFiniteCoordinate => RPQ_ERR_NON_FINITE,
-        BuildError::TooManyTriangles => RPQ_ERR_INVALID_ARGUMENT,
+        BuildError::TooManyTriangles | BuildError::IdCountMismatch { .. } | BuildError::IndexOutOfRange => {
+            RPQ_ERR_INVALID_ARGUMENT
+        }
         BuildError::OutOfRange => RPQ_ERR_OUT_OF_RANGE,
     }
 }

@@ -228,7 +228,10 @@ impl PQP_Model {
             Err(BuildError::EmptyModel) => PQP_ERR_BUILD_EMPTY_MODEL,
             Err(BuildError::NonFiniteCoordinate) => PQP_ERR_NON_FINITE,
             Err(BuildError::OutOfRange) => PQP_ERR_OUT_OF_RANGE,
-            Err(BuildError::TooManyTriangles) => PQP_ERR_MODEL_OUT_OF_MEMORY,
+            // (A builder pairs every triangle with its id and names no vertex indices.)
+            Err(BuildError::TooManyTriangles | BuildError::IdCountMismatch { .. } | BuildError::IndexOutOfRange) => {
+                PQP_ERR_MODEL_OUT_OF_MEMORY
+            }
         }
     }
 

@@ -265,7 +265,10 @@ pub unsafe extern "C" fn RAPID_EndModel(m: *mut RAPID_model) -> c_int {
                 Err(BuildError::EmptyModel) => RAPID_ERR_BUILD_EMPTY_MODEL,
                 Err(BuildError::NonFiniteCoordinate) => RAPID_ERR_NON_FINITE,
                 Err(BuildError::OutOfRange) => RAPID_ERR_OUT_OF_RANGE,
-                Err(BuildError::TooManyTriangles) => RAPID_ERR_MODEL_OUT_OF_MEMORY,
+                // (A builder pairs every triangle with its id and names no vertex indices.)
+                Err(
+                    BuildError::TooManyTriangles | BuildError::IdCountMismatch { .. } | BuildError::IndexOutOfRange,
+                ) => RAPID_ERR_MODEL_OUT_OF_MEMORY,
             }
         })
     })

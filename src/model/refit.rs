@@ -136,6 +136,10 @@ impl From<super::BuildError> for RefitError {
             super::BuildError::NonFiniteCoordinate => RefitError::NonFiniteCoordinate,
             super::BuildError::TooManyTriangles => RefitError::TooMany,
             super::BuildError::OutOfRange => RefitError::OutOfRange,
+            super::BuildError::IdCountMismatch { triangles, ids } => {
+                RefitError::WrongLength { expected: triangles, got: ids }
+            }
+            super::BuildError::IndexOutOfRange => RefitError::IndexOutOfRange,
         }
     }
 }

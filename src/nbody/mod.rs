@@ -112,6 +112,7 @@ impl From<BuildError> for NBodyError {
             BuildError::EmptyModel => NBodyError::EmptyObject,
             BuildError::NonFiniteCoordinate | BuildError::OutOfRange => NBodyError::NonFinite,
             BuildError::TooManyTriangles => NBodyError::TooManyTriangles,
+            BuildError::IdCountMismatch { .. } | BuildError::IndexOutOfRange => NBodyError::Deform(e.into()),
         }
     }
 }
