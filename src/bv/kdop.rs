@@ -6,7 +6,7 @@
 //! Unlike an oriented box it needs no fitted axes, so refitting it is exact and cheap: a leaf
 //! takes its triangle's projections, a parent the union of its children's slabs. The price is
 //! that it is not rotation invariant: two k-DOPs can be compared only in one frame, or
-//! translated one against the other (which [`DopTree::overlaps`] does, widened for rounding).
+//! translated one against the other (which the collide query does, widened for rounding).
 //!
 //! The tree has the topology of the model's box tree (node `i`'s children are `c` and `c + 1`,
 //! after it), so one reverse pass over the nodes refits it, children before parents.

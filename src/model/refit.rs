@@ -273,10 +273,10 @@ impl Model {
     /// 6 diagonals of the coordinate planes, as in QuickCD) over the box tree's structure, 296
     /// bytes a triangle more. An update then refits only the k-DOPs, exactly (no fitted axes
     /// to loosen): about 15 times faster than refitting the oriented boxes. The k-DOPs serve
-    /// [`crate::query::collide`] when both models are k-DOP models whose placements differ by a
+    /// [`crate::query::collide()`] when both models are k-DOP models whose placements differ by a
     /// translation only (the relative rotation exactly the identity and the same scale: for
     /// example both placed with the identity rotation, as vertices simulated in world
-    /// coordinates are), and [`crate::query::self_collide`] always; the answers are those of
+    /// coordinates are), and [`crate::query::self_collide()`] always; the answers are those of
     /// the box tree (the same exact triangle test on the same transformed vertices), found in
     /// another order. Every other query (distance, tolerance, collide in other placements,
     /// rays, points, sweeps) uses the box tree, which the first such query after an update
