@@ -178,7 +178,7 @@ impl ModelBuilder {
 /// any number of threads may query one model at once; only a deformable model
 /// ([`Model::deformable`]) changes, through `&mut self` ([`Model::update_vertices`]), so never
 /// while it is queried.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Model {
     triangles: Vec<Triangle>,
     ids: Vec<i32>,
@@ -235,14 +235,19 @@ impl LazyBoxes {
     }
 }
 
-impl Clone for LazyBoxes {
-    fn clone(&self) -> LazyBoxes {
-        let stale = self.stale.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-        let current = OnceLock::new();
-        if let Some(tree) = self.current.get() {
-            let _ = current.set(tree.clone());
+/// A copy with a current box tree: a stale one is refitted first (through [`Model::boxes`],
+/// so a copy taken while another thread refits it waits for that refit, never sees it half
+/// done).
+impl Clone for Model {
+    fn clone(&self) -> Model {
+        Model {
+            triangles: self.triangles.clone(),
+            ids: self.ids.clone(),
+            boxes: LazyBoxes::fresh(self.boxes().clone()),
+            magnitude: self.magnitude,
+            solid: self.solid.clone(),
+            deform: self.deform.clone(),
         }
-        LazyBoxes { current, stale: std::sync::Mutex::new(stale) }
     }
 }
 

@@ -311,8 +311,17 @@ fn rebuilds_option_switches_threads_and_memory() {
         let p = shifted(Vec3::new(1.7, 0.2, 0.1));
         let want = distance(&b, &Placement::IDENTITY, &other, &p, &exact, None).unwrap().distance;
         let got: Vec<f64> = std::thread::scope(|s| {
+            // Half the threads copy the model first (a copy takes a current box tree, waiting for
+            // a refit another thread is making).
             let handles: Vec<_> = (0..6)
-                .map(|_| s.spawn(|| distance(&k, &Placement::IDENTITY, &other, &p, &exact, None).unwrap().distance))
+                .map(|i| {
+                    let (k, other) = (&k, &other);
+                    s.spawn(move || {
+                        let copy = (i % 2 == 1).then(|| k.clone());
+                        let m = copy.as_ref().unwrap_or(k);
+                        distance(m, &Placement::IDENTITY, other, &p, &exact, None).unwrap().distance
+                    })
+                })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         });
