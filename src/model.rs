@@ -190,6 +190,9 @@ pub struct Model {
     /// The solid facts, computed on first request (not serialized). Reset when the vertices
     /// move.
     solid: OnceLock<SolidFacts>,
+    /// k-DOPs of a model without the k-DOP option, built when it first meets a k-DOP model a
+    /// translation apart (see [`Model::set_kdop`]). Reset when the vertices move.
+    partner_dops: OnceLock<crate::bv::kdop::DopTree>,
     /// What a deformable model keeps to refit (`None` for others: no cost to them).
     deform: Option<Box<refit::Deformable>>,
 }
@@ -246,6 +249,7 @@ impl Clone for Model {
             boxes: LazyBoxes::fresh(self.boxes().clone()),
             magnitude: self.magnitude,
             solid: self.solid.clone(),
+            partner_dops: OnceLock::new(), // rebuilt if needed
             deform: self.deform.clone(),
         }
     }
@@ -293,7 +297,15 @@ impl Model {
         triangles.shrink_to_fit();
         ids.shrink_to_fit();
         let boxes = LazyBoxes::fresh(BoxTree { slots: collide_slots, frame: packed_frame });
-        Ok(Model { triangles, ids, boxes, magnitude, solid: OnceLock::new(), deform: None })
+        Ok(Model {
+            triangles,
+            ids,
+            boxes,
+            magnitude,
+            solid: OnceLock::new(),
+            partner_dops: OnceLock::new(),
+            deform: None,
+        })
     }
 
     /// Reassembles a model from the parts of a built one (as serialized): triangles in leaf
@@ -330,7 +342,8 @@ impl Model {
         let packed_frame = PackedFrame::around([lo, hi].into_iter());
         let magnitude = lo.amax().max(hi.amax());
         let boxes = LazyBoxes::fresh(BoxTree { slots: collide_slots, frame: packed_frame });
-        let model = Model { triangles, ids, boxes, magnitude, solid: OnceLock::new(), deform: None };
+        let (solid, partner_dops) = (OnceLock::new(), OnceLock::new());
+        let model = Model { triangles, ids, boxes, magnitude, solid, partner_dops, deform: None };
         model.check_packed()?;
         Ok(model)
     }
@@ -453,6 +466,7 @@ impl Model {
             + self.ids.capacity() * std::mem::size_of::<i32>()
             + self.boxes.capacity() * std::mem::size_of::<NodePair>()
             + self.deform.as_ref().map_or(0, |d| d.memory_bytes())
+            + self.partner_dops.get().map_or(0, |d| d.memory_bytes())
     }
 
     /// The child/leaf word of node `i`.

@@ -140,6 +140,25 @@ fn cloth_over_body_agrees_with_the_box_tree_and_brute_force() {
         let what = format!("frame {frame}");
         let (k, b) = ((&sheet_k, &body_k), (&sheet_b, &body_b));
         contacts += check_collide(k, b, &Placement::IDENTITY, &Placement::IDENTITY, &what);
+        // Against models without the option (which build k-DOPs of their own): the box body,
+        // moved every frame (its k-DOPs must follow), and a fresh build of it.
+        let fresh_body = Model::new(in_input_order(&body_b), (0..body_b.num_triangles() as i32).collect()).unwrap();
+        let t = shifted(Vec3::new(0.01, -0.02, 0.03));
+        contacts += check_collide((&sheet_k, &body_b), b, &Placement::IDENTITY, &t, &format!("{what} vs box body"));
+        check_collide(
+            (&body_b, &sheet_k),
+            (&body_b, &sheet_b),
+            &t,
+            &Placement::IDENTITY,
+            &format!("{what} box body first"),
+        );
+        check_collide(
+            (&sheet_k, &fresh_body),
+            (&sheet_b, &fresh_body),
+            &Placement::IDENTITY,
+            &t,
+            &format!("{what} vs fresh body"),
+        );
         // Translations, small and on a grid of eighths (exactly touching contacts).
         for _ in 0..3 {
             let t = Vec3::new(rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5) * 0.2;

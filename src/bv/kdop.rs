@@ -369,11 +369,21 @@ mod tests {
         collide(&kdop, &crate::Placement::IDENTITY, &kdop, &shift, &Default::default(), &mut out).unwrap();
         assert_eq!((out.bv_tests, out.tri_tests), (tests, leaves));
         assert!(!out.pairs.is_empty());
-        // One model without the option, or a rotation: the box trees.
+        // One model without the option: it gets k-DOPs of its own (the same, over the same
+        // tree), once.
+        let before = plain.memory_bytes();
+        collide(&plain, &crate::Placement::IDENTITY, &kdop, &shift, &Default::default(), &mut out).unwrap();
+        assert_eq!((out.bv_tests, out.tri_tests), (tests, leaves));
+        assert_eq!(plain.memory_bytes() - before, dops.memory_bytes());
+        // Neither, or a rotation: the box trees.
         let mut boxes = CollideResult::new();
-        collide(&plain, &crate::Placement::IDENTITY, &kdop, &shift, &Default::default(), &mut boxes).unwrap();
-        collide(&plain, &crate::Placement::IDENTITY, &plain, &shift, &Default::default(), &mut out).unwrap();
-        assert_eq!(boxes.bv_tests, out.bv_tests);
+        collide(&plain, &crate::Placement::IDENTITY, &plain, &shift, &Default::default(), &mut boxes).unwrap();
+        let turn =
+            crate::Placement { rotation: crate::Mat3::new(0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0), ..shift };
+        collide(&kdop, &crate::Placement::IDENTITY, &kdop, &turn, &Default::default(), &mut out).unwrap();
+        let mut turned = CollideResult::new();
+        collide(&plain, &crate::Placement::IDENTITY, &plain, &turn, &Default::default(), &mut turned).unwrap();
+        assert_eq!(out.bv_tests, turned.bv_tests);
         assert_ne!(boxes.bv_tests, tests);
         // Self-collision.
         let mut leaves = 0;

@@ -283,9 +283,10 @@ pub unsafe extern "C" fn rpq_model_set_rebuild_threshold(model: *mut RpqModel, t
 ///
 /// On, the model also keeps a k-DOP-18 tree (18 fixed directions: the axes and the diagonals
 /// of the coordinate planes; 296 bytes a triangle more) that updates refit exactly and about
-/// 15 times faster than its oriented boxes. `rpq_collide` between two k-DOP models whose
-/// poses differ by a translation only (the same rotation matrix, typically the identity, and
-/// the same scale) and `rpq_self_collide` then prune with the k-DOPs, whatever box test the
+/// 15 times faster than its oriented boxes. `rpq_collide` of a k-DOP model with any model
+/// whose pose differs from its own by a translation only (the same rotation matrix, typically
+/// the identity, and the same scale; a model without the option then builds k-DOPs of its
+/// own on first use, 296 bytes a triangle, kept until its vertices move) and `rpq_self_collide` then prune with the k-DOPs, whatever box test the
 /// request names: the same pairs as the boxes find, in another order. Every other query
 /// (distance, tolerance, collide at other poses, points, rays) uses the oriented boxes, which
 /// the first such query after an update refits (once, costing what an update of a model

@@ -277,7 +277,9 @@ pub(crate) fn collide_placed(
                 result.hits.push((0, 0));
             }
         }
-    } else if let (Some(da), Some(db), true) = (a.kdop_tree(), b.kdop_tree(), rel.is_translation()) {
+    } else if (a.is_kdop() || b.is_kdop()) && rel.is_translation() {
+        // (A model without the option gets k-DOPs of its own, once.)
+        let (da, db) = (a.kdop_tree_for_collide(), b.kdop_tree_for_collide());
         traverse_dops(a, da, b, db, &rel, request, result, swapped);
     } else {
         let (first, geometry) = (request.first_contact, request.geometry);

@@ -934,9 +934,10 @@ class Model:
 
         On, the model also keeps a k-DOP-18 tree (18 fixed directions; 296 bytes a triangle
         more in the library) that :meth:`update_vertices` refits exactly and about 15 times
-        faster than the oriented boxes. :func:`collide` between two k-DOP models whose poses
-        differ by a translation only (the same rotation matrix, typically the identity, and
-        the same scale) and :func:`self_collide` then prune with it: the same pairs, found
+        faster than the oriented boxes. :func:`collide` of a k-DOP model with any model whose
+        pose differs from its own by a translation only (the same rotation matrix, typically
+        the identity, and the same scale; a model without the option then builds k-DOPs of its
+        own, once) and :func:`self_collide` then prune with it: the same pairs, found
         faster. Every other query (distance, tolerance, collide at other poses) uses the
         oriented boxes, refitted by the first such query after an update. Off, the boxes are
         brought up to date and the k-DOPs freed. :attr:`degradation` measures the tree that
