@@ -295,9 +295,9 @@ impl Model {
 
     /// Refits after the triangles moved; rebuilds past the threshold.
     fn after_move(&mut self) -> RefitReport {
-        self.refit();
+        let cost = self.refit();
         let d = self.deform.as_ref().expect("a deformable model");
-        let report = RefitReport { degradation: degradation(self.tree_cost(), d.built_cost), rebuilt: false };
+        let report = RefitReport { degradation: degradation(cost, d.built_cost), rebuilt: false };
         if report.degradation > d.rebuild_threshold {
             self.rebuild_in_place();
             return RefitReport { rebuilt: true, ..report };
@@ -357,43 +357,54 @@ impl Model {
     /// The tree cost (module documentation): summed surface of the inner nodes' stored boxes
     /// over the surface of the vertices' axis-aligned box, both in packed units. Any model.
     pub fn tree_cost(&self) -> f64 {
+        // Summed in post-order (children's subtrees before the node), the order in which the
+        // refit sums it as it goes: an update's degradation equals `degradation()` after it.
         let mut sum = 0.0;
-        for i in 0..self.num_nodes() {
-            let (slot, lane) = slot_of(i);
+        let mut walk: Vec<(u32, bool)> = vec![(0, false)];
+        while let Some((i, expanded)) = walk.pop() {
+            let (slot, lane) = slot_of(i as usize);
             let pair = &self.collide_slots[slot];
-            if !pair.is_leaf(lane) {
-                let h = [pair.half[0].0[lane] as f64, pair.half[1].0[lane] as f64, pair.half[2].0[lane] as f64];
-                sum += 8.0 * (h[0] * h[1] + h[1] * h[2] + h[2] * h[0]);
+            if pair.is_leaf(lane) {
+                continue;
+            }
+            if expanded {
+                sum += inner_area(&[pair.half[0].0[lane], pair.half[1].0[lane], pair.half[2].0[lane]]);
+            } else {
+                let c = pair.first_child(lane);
+                walk.extend([(i, true), (c + 1, false), (c, false)]);
             }
         }
-        let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
-        for p in self.triangles.iter().flatten() {
-            lo = lo.inf(p);
-            hi = hi.sup(p);
-        }
-        let e = (hi - lo) / self.packed_frame.unit;
-        let area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
-        sum / area.max(1e-12)
+        let (lo, hi) = corner_bounds(&self.triangles);
+        cost_ratio(sum, &lo, &hi, &self.packed_frame)
     }
 
     /// Refits every node to the current triangles (children before parents), in a packed
-    /// frame made afresh around them.
-    fn refit(&mut self) {
-        let frame = PackedFrame::around(self.triangles.iter().flatten().copied());
+    /// frame made afresh around them. Returns the tree cost of the refitted tree (the same
+    /// number [`Model::tree_cost`] gives, summed in the same order), so that the update needs
+    /// no second pass over the nodes.
+    fn refit(&mut self) -> f64 {
+        // One pass for the frame and the magnitude (they depend on the corners' bounding box
+        // only, as in `Model::from_packed`).
+        let (lo, hi) = corner_bounds(&self.triangles);
+        let frame = PackedFrame::around([lo, hi].into_iter());
         self.packed_frame = frame;
-        self.magnitude = magnitude(&self.triangles);
+        self.magnitude = lo.amax().max(hi.amax());
         self.solid = std::sync::OnceLock::new();
         let (triangles, slots, magnitude) = (&self.triangles, &mut self.collide_slots, self.magnitude);
         // Post-order walk: `finished` holds the bounds of finished nodes whose parents are not
-        // finished, in order.
-        let mut walk: Vec<(u32, bool)> = vec![(0, false)];
-        let mut finished: Vec<Bounds> = Vec::new();
+        // finished, in order. (Children are numbered after their parent but not in an order a
+        // reverse pass over the indices could finish with a stack: a node's right sibling gets
+        // its children's indices after the node's whole subtree.)
+        let mut walk: Vec<(u32, bool)> = Vec::with_capacity(64);
+        walk.push((0, false));
+        let mut finished: Vec<Bounds> = Vec::with_capacity(64);
+        let mut cost = 0.0;
         while let Some((i, expanded)) = walk.pop() {
             let i = i as usize;
             let (slot, lane) = slot_of(i);
-            let pair = slots[slot];
-            if pair.is_leaf(lane) {
-                let k = pair.triangle(lane);
+            let payload = slots[slot].payload[lane];
+            if payload & LEAF_BIT != 0 {
+                let k = (payload & !LEAF_BIT) as usize;
                 let t = &triangles[k];
                 let (obb, rss) = fit_node(&leaf_axes(t), std::slice::from_ref(t));
                 let mut packed = CollideNode::with_box(&obb, &frame, LEAF_BIT | k as u32);
@@ -404,7 +415,7 @@ impl Model {
                 finished.push(Bounds { obb, lo, hi });
                 continue;
             }
-            let c = pair.first_child(lane);
+            let c = payload;
             if !expanded {
                 walk.extend([(i as u32, true), (c + 1, false), (c, false)]);
                 continue;
@@ -415,18 +426,47 @@ impl Model {
             // (the children's exact axis-aligned bounds), whichever box is smaller: a node
             // whose built axes no longer fit its vertices turns axis-aligned, which refits
             // exactly from then on (until a rebuild).
-            let oriented = enclosing_box(&stored_axes(&pair, lane), &[left, right], magnitude);
-            let aligned = enclosing_box(&Mat3::identity(), &[left, right], magnitude);
+            let children = [left, right];
+            let reach = reach(&children);
+            let oriented = enclosing_box(&stored_axes(&slots[slot], lane), &children, reach, magnitude);
+            let aligned = aligned_box(&children, reach, magnitude);
             let obb = if surface(&aligned) < surface(&oriented) { aligned } else { oriented };
             let mut packed = CollideNode::with_box(&obb, &frame, c);
-            let children = &slots[slot_of(c as usize).0];
+            cost += inner_area(&packed.half);
+            let child_pair = &slots[slot_of(c as usize).0];
             let (centre, err, radius) =
-                smaller(enclosing_sphere(children), sphere_about(&obb.center, children, &[left, right], &frame));
+                smaller(enclosing_sphere(child_pair), sphere_about(&obb.center, child_pair, &children, &frame));
             packed.set_packed_sphere(&centre, err, radius);
             write(slots, i, &packed);
             finished.push(Bounds { obb, lo: left.lo.inf(&right.lo), hi: left.hi.sup(&right.hi) });
         }
+        cost_ratio(cost, &lo, &hi, &frame)
     }
+}
+
+/// The bounding box of the triangles' corners.
+fn corner_bounds(triangles: &[Triangle]) -> (Vec3, Vec3) {
+    let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
+    for p in triangles.iter().flatten() {
+        lo = lo.inf(p);
+        hi = hi.sup(p);
+    }
+    (lo, hi)
+}
+
+/// An inner node's term of the tree cost: its stored box's surface area (packed units).
+#[inline]
+fn inner_area(h: &[f32; 3]) -> f64 {
+    let h = [h[0] as f64, h[1] as f64, h[2] as f64];
+    8.0 * (h[0] * h[1] + h[1] * h[2] + h[2] * h[0])
+}
+
+/// The tree cost: the summed inner-node surface `sum` over the surface of the box `lo..hi`
+/// (both in the packed units of `frame`).
+fn cost_ratio(sum: f64, lo: &Vec3, hi: &Vec3, frame: &PackedFrame) -> f64 {
+    let e = (hi - lo) / frame.unit;
+    let area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
+    sum / area.max(1e-12)
 }
 
 /// What the refit knows of a finished node: its box (model frame), and the exact
@@ -470,11 +510,10 @@ fn stored_axes(pair: &NodePair, lane: usize) -> Mat3 {
 /// the rounding of the projections. Along each axis a child's vertices project within both its
 /// box's and its axis-aligned box's projections: the smaller of the two is taken, so that the
 /// looseness of boxes of boxes does not compound up the tree (the axis-aligned bounds are
-/// exact at every level).
-fn enclosing_box(axes: &Mat3, children: &[Bounds], magnitude: f64) -> Obb {
+/// exact at every level). `reach` is [`reach`] of the children.
+fn enclosing_box(axes: &Mat3, children: &[Bounds; 2], reach: f64, magnitude: f64) -> Obb {
     let mut lo = Vec3::repeat(f64::INFINITY);
     let mut hi = Vec3::repeat(f64::NEG_INFINITY);
-    let mut reach: f64 = 0.0;
     for b in children {
         let (aabb_centre, aabb_half) = ((b.lo + b.hi) * 0.5, (b.hi - b.lo) * 0.5);
         for a in 0..3 {
@@ -486,14 +525,45 @@ fn enclosing_box(axes: &Mat3, children: &[Bounds], magnitude: f64) -> Obb {
             lo[a] = lo[a].min((centre - radius).max(aligned_centre - aligned_radius));
             hi[a] = hi[a].max((centre + radius).min(aligned_centre + aligned_radius));
         }
+    }
+    let mid = (lo + hi) * 0.5;
+    Obb { axes: *axes, center: axes * mid, half: (hi - lo) * 0.5 + Vec3::repeat(box_margin(reach, magnitude)) }
+}
+
+/// [`enclosing_box`] on the coordinate axes, which need no projections: the same numbers
+/// (a product by 1 or 0 is exact, so each projection there is the coordinate itself).
+fn aligned_box(children: &[Bounds; 2], reach: f64, magnitude: f64) -> Obb {
+    let mut lo = Vec3::repeat(f64::INFINITY);
+    let mut hi = Vec3::repeat(f64::NEG_INFINITY);
+    for b in children {
+        let (aabb_centre, aabb_half) = ((b.lo + b.hi) * 0.5, (b.hi - b.lo) * 0.5);
+        let (axes, half) = (&b.obb.axes, &b.obb.half);
+        for a in 0..3 {
+            let centre = b.obb.center[a];
+            let radius = axes[(a, 0)].abs() * half[0] + axes[(a, 1)].abs() * half[1] + axes[(a, 2)].abs() * half[2];
+            let (aligned_centre, aligned_radius) = (aabb_centre[a], aabb_half[a]);
+            lo[a] = lo[a].min((centre - radius).max(aligned_centre - aligned_radius));
+            hi[a] = hi[a].max((centre + radius).min(aligned_centre + aligned_radius));
+        }
+    }
+    let mid = (lo + hi) * 0.5;
+    Obb { axes: Mat3::identity(), center: mid, half: (hi - lo) * 0.5 + Vec3::repeat(box_margin(reach, magnitude)) }
+}
+
+/// The largest coordinate a child's bounds reach (for [`box_margin`]).
+fn reach(children: &[Bounds; 2]) -> f64 {
+    let mut reach: f64 = 0.0;
+    for b in children {
         reach = reach.max(b.obb.center.amax() + b.obb.half.sum()).max(b.lo.amax()).max(b.hi.amax());
     }
-    // The children's axes are orthonormal only to rounding (relative 1e-15 of their extents),
-    // and the projections, the midpoint and its return to the model frame each round by a few
-    // ulps of the coordinates' magnitude.
-    let margin = 1e-12 * reach + 64.0 * f64::EPSILON * (magnitude + reach);
-    let mid = (lo + hi) * 0.5;
-    Obb { axes: *axes, center: axes * mid, half: (hi - lo) * 0.5 + Vec3::repeat(margin) }
+    reach
+}
+
+/// The growth of a box of boxes: the children's axes are orthonormal only to rounding
+/// (relative 1e-15 of their extents), and the projections, the midpoint and its return to the
+/// model frame each round by a few ulps of the coordinates' magnitude.
+fn box_margin(reach: f64, magnitude: f64) -> f64 {
+    1e-12 * reach + 64.0 * f64::EPSILON * (magnitude + reach)
 }
 
 /// A box's surface area over 8.
