@@ -31,7 +31,7 @@
 //! build: 1 just after a build; refitting unmoved vertices already gives a little over 1
 //! (boxes of boxes).
 
-use super::{LEAF_BIT, Model, fit_node, leaf_axes, magnitude, slot_of};
+use super::{LEAF_BIT, Model, fit_margin, leaf_axes, magnitude, slot_of};
 use crate::bv::Obb;
 use crate::bv::obb::{CollideNode, NodePair, PackedFrame};
 use crate::bv::sphere::Sphere;
@@ -406,9 +406,14 @@ impl Model {
             if payload & LEAF_BIT != 0 {
                 let k = (payload & !LEAF_BIT) as usize;
                 let t = &triangles[k];
-                let (obb, rss) = fit_node(&leaf_axes(t), std::slice::from_ref(t));
+                // The build's box (`fit_node`'s), without its swept-sphere rectangle: on the
+                // triangle's own axes the box is flat, so the rectangle fitted there is the
+                // box's cross-section (which `with_box` stores) but for the rounding, and
+                // `set_rect` grows it by more than that (1e-6 of its lengths against about 1e-7
+                // of the box's): the fit and its check were a sixth of the refit's time.
+                let corners = t.iter().copied();
+                let obb = Obb::fit(&leaf_axes(t), corners.clone(), fit_margin(corners));
                 let mut packed = CollideNode::with_box(&obb, &frame, LEAF_BIT | k as u32);
-                packed.set_rect(&rss, &frame, super::packed_points(std::slice::from_ref(t), &frame));
                 packed.set_sphere(&Sphere::enclosing(t, &obb), &frame);
                 write(slots, i, &packed);
                 let (lo, hi) = (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]));
