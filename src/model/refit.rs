@@ -433,9 +433,15 @@ impl Model {
             // exactly from then on (until a rebuild).
             let children = [left, right];
             let reach = reach(&children);
-            let oriented = enclosing_box(&stored_axes(&slots[slot], lane), &children, reach, magnitude);
             let aligned = aligned_box(&children, reach, magnitude);
-            let obb = if surface(&aligned) < surface(&oriented) { aligned } else { oriented };
+            // A node already on the coordinate axes (most of a draped cloth's after a frame or
+            // two) has no other box to try: its oriented box would be the aligned one again.
+            let obb = if on_coordinate_axes(&slots[slot], lane) {
+                aligned
+            } else {
+                let oriented = enclosing_box(&stored_axes(&slots[slot], lane), &children, reach, magnitude);
+                if surface(&aligned) < surface(&oriented) { aligned } else { oriented }
+            };
             let mut packed = CollideNode::with_box(&obb, &frame, c);
             cost += inner_area(&packed.half);
             let child_pair = &slots[slot_of(c as usize).0];
@@ -527,6 +533,13 @@ fn leaf_frame(t: &Triangle) -> Mat3 {
     let y = y * (1.0 / y2.sqrt());
     let z = x.cross(&y);
     Mat3::from_columns(&[x, z.cross(&x), z])
+}
+
+/// Whether the box axes stored in lane `lane` of `pair` are the coordinate axes (in some
+/// order and directions: every entry 0, 1 or -1).
+#[inline]
+fn on_coordinate_axes(pair: &NodePair, lane: usize) -> bool {
+    pair.frame.iter().flat_map(|row| &row[..3]).all(|v| v.0[lane] * v.0[lane] == v.0[lane].abs())
 }
 
 /// The box axes stored in lane `lane` of `pair`, made orthonormal in `f64` (Gram-Schmidt:
