@@ -440,7 +440,8 @@ impl Model {
                 aligned
             } else {
                 let oriented = enclosing_box(&stored_axes(&slots[slot], lane), &children, reach, magnitude);
-                if surface(&aligned) < surface(&oriented) { aligned } else { oriented }
+                // (Chosen by index, not by a branch: which box wins is data, not habit.)
+                *[&oriented, &aligned][usize::from(surface(&aligned) < surface(&oriented))]
             };
             let mut packed = CollideNode::with_box(&obb, &frame, c);
             cost += inner_area(&packed.half);
@@ -511,8 +512,9 @@ fn write(slots: &mut [NodePair], node: usize, packed: &CollideNode) {
 fn leaf_frame(t: &Triangle) -> Mat3 {
     let edges = [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
     let n2 = [edges[0].norm_squared(), edges[1].norm_squared(), edges[2].norm_squared()];
-    // The last of the longest, as `max_by` picks.
-    let longest = if n2[2] >= n2[1] && n2[2] >= n2[0] { 2 } else if n2[1] >= n2[0] { 1 } else { 0 };
+    // The last of the longest, as `max_by` picks (by arithmetic: a branch here mispredicts).
+    let last = (n2[2] >= n2[1]) & (n2[2] >= n2[0]);
+    let longest = 2 * usize::from(last) + usize::from(!last & (n2[1] >= n2[0]));
     let (x, x2) = (edges[longest], n2[longest]);
     let in_plane = edges[0].cross(&edges[1]).cross(&x);
     let p2 = in_plane.norm_squared();
@@ -624,7 +626,8 @@ fn surface(b: &Obb) -> f64 {
 
 /// The one of two spheres (centre, its rounding, radius) with the smaller reach.
 fn smaller(a: (Vec3, f64, f64), b: (Vec3, f64, f64)) -> (Vec3, f64, f64) {
-    if b.1 + b.2 < a.1 + a.2 { b } else { a }
+    // (By index, not by a branch: which sphere wins is data, not habit.)
+    [a, b][usize::from(b.1 + b.2 < a.1 + a.2)]
 }
 
 /// A sphere about `centre` (model frame) holding the vertices of `children` (their packed
@@ -633,9 +636,11 @@ fn smaller(a: (Vec3, f64, f64), b: (Vec3, f64, f64)) -> (Vec3, f64, f64) {
 /// exact at every level, so that spheres of spheres do not loosen up the tree. Packed
 /// coordinates, as [`enclosing_sphere`].
 fn sphere_about(centre: &Vec3, spheres: &NodePair, children: &[Bounds; 2], frame: &PackedFrame) -> (Vec3, f64, f64) {
-    let packed = |p: &Vec3| (p - frame.origin) / frame.unit;
+    // (`unit` is a power of two: the products by its inverse are the quotients, and cheaper.)
+    let inverse = 1.0 / frame.unit;
+    let packed = |p: &Vec3| (p - frame.origin) * inverse;
     // Rounding of a packed coordinate: a few ulps of the model-frame magnitudes, in units.
-    let ulps = |p: &Vec3| 8.0 * f64::EPSILON * (p.amax() + frame.origin.amax()) / frame.unit;
+    let ulps = |p: &Vec3| 8.0 * f64::EPSILON * (p.amax() + frame.origin.amax()) * inverse;
     let c = packed(centre);
     let c_err = ulps(centre);
     let mut radius: f64 = 0.0;
