@@ -425,21 +425,22 @@ impl Model {
                 walk.extend([(i as u32, true), (c + 1, false), (c, false)]);
                 continue;
             }
-            let right = finished.pop().expect("the second child's bounds");
-            let left = finished.pop().expect("the first child's bounds");
+            // The children's bounds, the last two finished, read in place (not popped: they
+            // are 336 bytes, and copies were a fair part of the walk's time).
+            let two = finished.len().checked_sub(2).expect("the children's bounds");
+            let children: &[Bounds; 2] = finished[two..].try_into().expect("two bounds");
             // The built axes (boxes of the children's bounds on them) or the coordinate axes
             // (the children's exact axis-aligned bounds), whichever box is smaller: a node
             // whose built axes no longer fit its vertices turns axis-aligned, which refits
             // exactly from then on (until a rebuild).
-            let children = [left, right];
-            let reach = reach(&children);
-            let aligned = aligned_box(&children, reach, magnitude);
+            let reach = reach(children);
+            let aligned = aligned_box(children, reach, magnitude);
             // A node already on the coordinate axes (most of a draped cloth's after a frame or
             // two) has no other box to try: its oriented box would be the aligned one again.
             let obb = if on_coordinate_axes(&slots[slot], lane) {
                 aligned
             } else {
-                let oriented = enclosing_box(&stored_axes(&slots[slot], lane), &children, reach, magnitude);
+                let oriented = enclosing_box(&stored_axes(&slots[slot], lane), children, reach, magnitude);
                 // (Chosen by index, not by a branch: which box wins is data, not habit.)
                 *[&oriented, &aligned][usize::from(surface(&aligned) < surface(&oriented))]
             };
@@ -447,10 +448,12 @@ impl Model {
             cost += inner_area(&packed.half);
             let child_pair = &slots[slot_of(c as usize).0];
             let (centre, err, radius) =
-                smaller(enclosing_sphere(child_pair), sphere_about(&obb.center, child_pair, &children, &frame));
+                smaller(enclosing_sphere(child_pair), sphere_about(&obb.center, child_pair, children, &frame));
             packed.set_packed_sphere(&centre, err, radius);
             write(slots, i, &packed);
-            finished.push(Bounds { obb, lo: left.lo.inf(&right.lo), hi: left.hi.sup(&right.hi) });
+            let (lo, hi) = (children[0].lo.inf(&children[1].lo), children[0].hi.sup(&children[1].hi));
+            finished.truncate(two);
+            finished.push(Bounds { obb, lo, hi });
         }
         cost_ratio(cost, &lo, &hi, &frame)
     }
