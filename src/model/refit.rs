@@ -6,15 +6,18 @@
 //! triangle soup is taken as indexed with three vertices per triangle). An update writes the
 //! new corners into the triangles and refits every node, children before parents:
 //!
-//! * a leaf is fitted afresh from its triangle, exactly as the build fits it (box on the
-//!   triangle's own axes, swept-sphere rectangle, smallest sphere);
+//! * a leaf is fitted afresh from its triangle as the build fits it (box on the triangle's
+//!   own axes, smallest sphere), but for its swept-sphere rectangle: the box's cross-section,
+//!   which on the triangle's own (flat) box is what the build's rectangle fit finds, up to
+//!   rounding;
 //! * an inner node takes the smaller of two boxes: on the axes it was built with, the
 //!   extents holding its two children (each bounded by the smaller of its box's and its exact
 //!   axis-aligned box's projections, so that looseness does not compound up the tree), or its
 //!   vertices' exact axis-aligned box (which then refits exactly: axis-aligned boxes need no
-//!   fitted axes); a sphere holding its children (the smaller of the sphere of their spheres
-//!   and the sphere about its box's centre through their farthest box corners); and its
-//!   box's cross-section as its swept-sphere rectangle.
+//!   fitted axes, and a node already on the coordinate axes tries no other box); a sphere
+//!   holding its children (the smaller of the sphere of their spheres and the sphere about
+//!   its box's centre through their farthest box corners); and its box's cross-section as
+//!   its swept-sphere rectangle.
 //!
 //! Every refitted number is rounded outward as the build's are (the same packing code,
 //! `CollideNode::with_box` and `CollideNode::set_packed_sphere`, in a packed frame made
@@ -29,7 +32,8 @@
 //! heuristic), and dividing by the model's own box makes the figure blind to translation and
 //! uniform scaling. **Degradation** is the tree cost now over the tree cost of the last
 //! build: 1 just after a build; refitting unmoved vertices already gives a little over 1
-//! (boxes of boxes).
+//! (boxes of boxes). The refit sums the tree cost as it goes, in the order
+//! [`Model::tree_cost`] sums it, so an update makes one pass over the nodes.
 
 use super::{LEAF_BIT, Model, fit_margin, leaf_axes, magnitude, slot_of};
 use crate::bv::Obb;
@@ -512,6 +516,7 @@ fn write(slots: &mut [NodePair], node: usize, packed: &CollideNode) {
 /// divisions were a ninth of the refit's time. The axes are orthonormal to about 1e-15 either
 /// way (the box's fit needs 1e-9), and may differ from the build's by a few ulps.
 #[inline]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x >= y)` deliberately also takes NaN to `leaf_axes`
 fn leaf_frame(t: &Triangle) -> Mat3 {
     let edges = [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
     let n2 = [edges[0].norm_squared(), edges[1].norm_squared(), edges[2].norm_squared()];
