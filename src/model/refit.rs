@@ -688,3 +688,36 @@ fn enclosing_sphere(children: &NodePair) -> (Vec3, f64, f64) {
     let err = 16.0 * f64::EPSILON * (c1.amax() + c2.amax() + radius);
     (centre, err, radius)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    /// The refit's leaf axes are orthonormal far within the 1e-9 `with_box` needs, first along
+    /// the longest edge as the build's are, and their box holds the triangle, whatever the
+    /// triangle: ordinary, slivers and zero-area ones, tiny ones, at every scale (the fast
+    /// path's and the fallback's ranges) and far from the origin.
+    #[test]
+    fn leaf_frames_are_orthonormal_and_their_boxes_hold_the_triangle() {
+        let mut rng = Rng(0x5eed);
+        let scales =
+            [(1.0, 0.0), (1e-150, 0.0), (1e-140, 1e-138), (1e140, 0.0), (1e150, 0.0), (1.0, 1e12), (1e-9, 1e6)];
+        for kind in 0..3 {
+            for &(size, offset) in &scales {
+                for t in rng.soup(500, kind, Vec3::repeat(offset), size) {
+                    let axes = leaf_frame(&t);
+                    let off = (axes.transpose() * axes - Mat3::identity()).amax();
+                    assert!(off <= 1e-13, "{t:?}: axes off orthonormal by {off}");
+                    assert!(axes.determinant() > 0.0, "{t:?}: left-handed axes");
+                    let built = leaf_axes(&t);
+                    let along = axes.column(0).dot(&built.column(0)).abs();
+                    assert!(along >= 1.0 - 1e-12, "{t:?}: first axis off the longest edge ({along})");
+                    let obb = Obb::fit(&axes, t.iter().copied(), fit_margin(t.iter().copied()));
+                    let tol = 1e-15 * t.iter().map(|p| p.amax()).fold(0.0, f64::max);
+                    assert!(t.iter().all(|p| obb.contains(p, tol)), "{t:?}: box misses a corner");
+                }
+            }
+        }
+    }
+}
