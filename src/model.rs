@@ -406,7 +406,7 @@ impl Model {
         self.boxes.current.get_or_init(|| {
             let stale = self.boxes.stale.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
             let mut tree = stale.expect("a model's box tree is current or stale");
-            refit::refit_boxes(&mut tree, &self.triangles, self.magnitude);
+            refit::refit_boxes(&mut tree, &self.triangles);
             tree
         })
     }

@@ -171,6 +171,13 @@ impl DopTree {
         &self.dops[0]
     }
 
+    /// The largest absolute coordinate of the vertices: the root's axis slabs are their exact
+    /// bounds.
+    pub(crate) fn magnitude(&self) -> f64 {
+        let r = &self.dops[0];
+        (0..3).map(|i| r.lo[i].abs().max(r.hi[i].abs())).fold(0.0, f64::max)
+    }
+
     /// Nodes (`2n − 1` for `n` triangles).
     pub fn len(&self) -> usize {
         self.dops.len()

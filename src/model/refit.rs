@@ -6,15 +6,18 @@
 //! triangle soup is taken as indexed with three vertices per triangle). An update writes the
 //! new corners into the triangles and refits every node, children before parents:
 //!
-//! * a leaf is fitted afresh from its triangle, exactly as the build fits it (box on the
-//!   triangle's own axes, swept-sphere rectangle, smallest sphere);
+//! * a leaf is fitted afresh from its triangle as the build fits it (box on the triangle's
+//!   own axes, smallest sphere), but for its swept-sphere rectangle: the box's cross-section,
+//!   which on the triangle's own (flat) box is what the build's rectangle fit finds, up to
+//!   rounding;
 //! * an inner node takes the smaller of two boxes: on the axes it was built with, the
 //!   extents holding its two children (each bounded by the smaller of its box's and its exact
 //!   axis-aligned box's projections, so that looseness does not compound up the tree), or its
 //!   vertices' exact axis-aligned box (which then refits exactly: axis-aligned boxes need no
-//!   fitted axes); a sphere holding its children (the smaller of the sphere of their spheres
-//!   and the sphere about its box's centre through their farthest box corners); and its
-//!   box's cross-section as its swept-sphere rectangle.
+//!   fitted axes, and a node already on the coordinate axes tries no other box); a sphere
+//!   holding its children (the smaller of the sphere of their spheres and the sphere about
+//!   its box's centre through their farthest box corners); and its box's cross-section as
+//!   its swept-sphere rectangle.
 //!
 //! Every refitted number is rounded outward as the build's are (the same packing code,
 //! `CollideNode::with_box` and `CollideNode::set_packed_sphere`, in a packed frame made
@@ -29,9 +32,10 @@
 //! heuristic), and dividing by the model's own box makes the figure blind to translation and
 //! uniform scaling. **Degradation** is the tree cost now over the tree cost of the last
 //! build: 1 just after a build; refitting unmoved vertices already gives a little over 1
-//! (boxes of boxes).
+//! (boxes of boxes). The refit sums the tree cost as it goes, in the order
+//! [`Model::tree_cost`] sums it, so an update makes one pass over the nodes.
 
-use super::{BoxTree, LEAF_BIT, Model, fit_node, leaf_axes, magnitude, slot_of};
+use super::{BoxTree, LEAF_BIT, Model, fit_margin, leaf_axes, magnitude, slot_of};
 use crate::bv::Obb;
 use crate::bv::kdop::DopTree;
 use crate::bv::obb::{CollideNode, NodePair, PackedFrame};
@@ -392,22 +396,24 @@ impl Model {
     /// be refitted when a query needs it; the box tree otherwise); rebuilds past the
     /// threshold.
     fn after_move(&mut self) -> RefitReport {
-        self.magnitude = magnitude(&self.triangles);
         self.solid = std::sync::OnceLock::new();
         self.partner_dops = std::sync::OnceLock::new();
         let d = self.deform.as_mut().expect("a deformable model");
-        if let Some(dops) = d.dops.as_mut() {
+        let cost = if let Some(dops) = d.dops.as_mut() {
             dops.refit(&self.triangles);
+            self.magnitude = dops.magnitude();
             if let Some(tree) = self.boxes.current.take() {
                 *self.boxes.stale.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(tree);
             }
+            dops.cost()
         } else {
-            let (triangles, magnitude) = (&self.triangles, self.magnitude);
             let tree = self.boxes.current.get_mut().expect("a model without k-DOPs keeps its box tree current");
-            refit_boxes(tree, triangles, magnitude);
-        }
+            let refitted = refit_boxes(tree, &self.triangles);
+            self.magnitude = refitted.magnitude;
+            refitted.cost
+        };
         let d = self.deform.as_ref().expect("a deformable model");
-        let report = RefitReport { degradation: degradation(self.current_cost(), d.built_cost), rebuilt: false };
+        let report = RefitReport { degradation: degradation(cost, d.built_cost), rebuilt: false };
         if report.degradation > d.rebuild_threshold {
             self.rebuild_in_place();
             return RefitReport { rebuilt: true, ..report };
@@ -472,76 +478,139 @@ impl Model {
     /// The tree cost (module documentation): summed surface of the inner nodes' stored boxes
     /// over the surface of the vertices' axis-aligned box, both in packed units. Any model.
     pub fn tree_cost(&self) -> f64 {
+        // Summed in post-order (children's subtrees before the node), the order in which the
+        // refit sums it as it goes: an update's degradation equals `degradation()` after it.
         let mut sum = 0.0;
-        for i in 0..self.num_nodes() {
-            let (slot, lane) = slot_of(i);
+        let mut walk: Vec<(u32, bool)> = vec![(0, false)];
+        while let Some((i, expanded)) = walk.pop() {
+            let (slot, lane) = slot_of(i as usize);
             let pair = &self.collide_slots()[slot];
-            if !pair.is_leaf(lane) {
-                let h = [pair.half[0].0[lane] as f64, pair.half[1].0[lane] as f64, pair.half[2].0[lane] as f64];
-                sum += 8.0 * (h[0] * h[1] + h[1] * h[2] + h[2] * h[0]);
+            if pair.is_leaf(lane) {
+                continue;
+            }
+            if expanded {
+                sum += inner_area(&[pair.half[0].0[lane], pair.half[1].0[lane], pair.half[2].0[lane]]);
+            } else {
+                let c = pair.first_child(lane);
+                walk.extend([(i, true), (c + 1, false), (c, false)]);
             }
         }
-        let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
-        for p in self.triangles.iter().flatten() {
-            lo = lo.inf(p);
-            hi = hi.sup(p);
-        }
-        let e = (hi - lo) / self.packed_frame().unit;
-        let area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
-        sum / area.max(1e-12)
+        let (lo, hi) = corner_bounds(&self.triangles);
+        cost_ratio(sum, &lo, &hi, self.packed_frame())
     }
 }
 
+/// What [`refit_boxes`] measured on the way.
+pub(super) struct Refitted {
+    /// The refitted tree's cost (the number [`Model::tree_cost`] gives, summed in the same
+    /// order), so that an update needs no second pass over the nodes.
+    pub(super) cost: f64,
+    /// The triangles' magnitude (largest absolute coordinate).
+    pub(super) magnitude: f64,
+}
+
 /// Refits every node of `tree` to `triangles` (leaf order; children before parents), in a
-/// packed frame made afresh around them; `magnitude` is theirs.
-pub(super) fn refit_boxes(tree: &mut BoxTree, triangles: &[Triangle], magnitude: f64) {
+/// packed frame made afresh around them.
+pub(super) fn refit_boxes(tree: &mut BoxTree, triangles: &[Triangle]) -> Refitted {
     {
-        let frame = PackedFrame::around(triangles.iter().flatten().copied());
+        // One pass for the frame and the magnitude (they depend on the corners' bounding box
+        // only, as in `Model::from_packed`).
+        let (lo, hi) = corner_bounds(triangles);
+        let frame = PackedFrame::around([lo, hi].into_iter());
         tree.frame = frame;
+        let magnitude = lo.amax().max(hi.amax());
         let slots = &mut tree.slots;
         // Post-order walk: `finished` holds the bounds of finished nodes whose parents are not
-        // finished, in order.
-        let mut walk: Vec<(u32, bool)> = vec![(0, false)];
-        let mut finished: Vec<Bounds> = Vec::new();
+        // finished, in order. (Children are numbered after their parent but not in an order a
+        // reverse pass over the indices could finish with a stack: a node's right sibling gets
+        // its children's indices after the node's whole subtree.)
+        let mut walk: Vec<(u32, bool)> = Vec::with_capacity(64);
+        walk.push((0, false));
+        let mut finished: Vec<Bounds> = Vec::with_capacity(64);
+        let mut cost = 0.0;
         while let Some((i, expanded)) = walk.pop() {
             let i = i as usize;
             let (slot, lane) = slot_of(i);
-            let pair = slots[slot];
-            if pair.is_leaf(lane) {
-                let k = pair.triangle(lane);
+            let payload = slots[slot].payload[lane];
+            if payload & LEAF_BIT != 0 {
+                let k = (payload & !LEAF_BIT) as usize;
                 let t = &triangles[k];
-                let (obb, rss) = fit_node(&leaf_axes(t), std::slice::from_ref(t));
+                // The build's box (`fit_node`'s), without its swept-sphere rectangle: on the
+                // triangle's own axes the box is flat, so the rectangle fitted there is the
+                // box's cross-section (which `with_box` stores) but for the rounding, and
+                // `set_rect` grows it by more than that (1e-6 of its lengths against about 1e-7
+                // of the box's): the fit and its check were a sixth of the refit's time.
+                let corners = t.iter().copied();
+                let obb = Obb::fit(&leaf_frame(t), corners.clone(), fit_margin(corners));
                 let mut packed = CollideNode::with_box(&obb, &frame, LEAF_BIT | k as u32);
-                packed.set_rect(&rss, &frame, super::packed_points(std::slice::from_ref(t), &frame));
                 packed.set_sphere(&Sphere::enclosing(t, &obb), &frame);
                 write(slots, i, &packed);
                 let (lo, hi) = (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]));
                 finished.push(Bounds { obb, lo, hi });
                 continue;
             }
-            let c = pair.first_child(lane);
+            let c = payload;
             if !expanded {
                 walk.extend([(i as u32, true), (c + 1, false), (c, false)]);
                 continue;
             }
-            let right = finished.pop().expect("the second child's bounds");
-            let left = finished.pop().expect("the first child's bounds");
+            // The children's bounds, the last two finished, read in place (not popped: they
+            // are 336 bytes, and copies were a fair part of the walk's time).
+            let two = finished.len().checked_sub(2).expect("the children's bounds");
+            let children: &[Bounds; 2] = finished[two..].try_into().expect("two bounds");
             // The built axes (boxes of the children's bounds on them) or the coordinate axes
             // (the children's exact axis-aligned bounds), whichever box is smaller: a node
             // whose built axes no longer fit its vertices turns axis-aligned, which refits
             // exactly from then on (until a rebuild).
-            let oriented = enclosing_box(&stored_axes(&pair, lane), &[left, right], magnitude);
-            let aligned = enclosing_box(&Mat3::identity(), &[left, right], magnitude);
-            let obb = if surface(&aligned) < surface(&oriented) { aligned } else { oriented };
+            let reach = reach(children);
+            let aligned = aligned_box(children, reach, magnitude);
+            // A node already on the coordinate axes (most of a draped cloth's after a frame or
+            // two) has no other box to try: its oriented box would be the aligned one again.
+            let obb = if on_coordinate_axes(&slots[slot], lane) {
+                aligned
+            } else {
+                let oriented = enclosing_box(&stored_axes(&slots[slot], lane), children, reach, magnitude);
+                // (Chosen by index, not by a branch: which box wins is data, not habit.)
+                *[&oriented, &aligned][usize::from(surface(&aligned) < surface(&oriented))]
+            };
             let mut packed = CollideNode::with_box(&obb, &frame, c);
-            let children = &slots[slot_of(c as usize).0];
+            cost += inner_area(&packed.half);
+            let child_pair = &slots[slot_of(c as usize).0];
             let (centre, err, radius) =
-                smaller(enclosing_sphere(children), sphere_about(&obb.center, children, &[left, right], &frame));
+                smaller(enclosing_sphere(child_pair), sphere_about(&obb.center, child_pair, children, &frame));
             packed.set_packed_sphere(&centre, err, radius);
             write(slots, i, &packed);
-            finished.push(Bounds { obb, lo: left.lo.inf(&right.lo), hi: left.hi.sup(&right.hi) });
+            let (lo, hi) = (children[0].lo.inf(&children[1].lo), children[0].hi.sup(&children[1].hi));
+            finished.truncate(two);
+            finished.push(Bounds { obb, lo, hi });
         }
+        Refitted { cost: cost_ratio(cost, &lo, &hi, &frame), magnitude }
     }
+}
+
+/// The bounding box of the triangles' corners.
+fn corner_bounds(triangles: &[Triangle]) -> (Vec3, Vec3) {
+    let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
+    for p in triangles.iter().flatten() {
+        lo = lo.inf(p);
+        hi = hi.sup(p);
+    }
+    (lo, hi)
+}
+
+/// An inner node's term of the tree cost: its stored box's surface area (packed units).
+#[inline]
+fn inner_area(h: &[f32; 3]) -> f64 {
+    let h = [h[0] as f64, h[1] as f64, h[2] as f64];
+    8.0 * (h[0] * h[1] + h[1] * h[2] + h[2] * h[0])
+}
+
+/// The tree cost: the summed inner-node surface `sum` over the surface of the box `lo..hi`
+/// (both in the packed units of `frame`).
+fn cost_ratio(sum: f64, lo: &Vec3, hi: &Vec3, frame: &PackedFrame) -> f64 {
+    let e = (hi - lo) / frame.unit;
+    let area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
+    sum / area.max(1e-12)
 }
 
 /// What the refit knows of a finished node: its box (model frame), and the exact
@@ -567,6 +636,47 @@ fn write(slots: &mut [NodePair], node: usize, packed: &CollideNode) {
     }
 }
 
+/// The build's leaf axes ([`leaf_axes`]: the longest edge, the normal third), by a plain
+/// Gram-Schmidt step where nothing can underflow or overflow: `orthonormal_frame`'s rescaling
+/// divisions were a ninth of the refit's time. The axes are orthonormal to about 1e-15 either
+/// way (the box's fit needs 1e-9), and may differ from the build's by a few ulps.
+#[inline]
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(x >= y)` deliberately also takes NaN to `leaf_axes`
+fn leaf_frame(t: &Triangle) -> Mat3 {
+    let edges = [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
+    let n2 = [edges[0].norm_squared(), edges[1].norm_squared(), edges[2].norm_squared()];
+    // The last of the longest, as `max_by` picks (by arithmetic: a branch here mispredicts).
+    let last = (n2[2] >= n2[1]) & (n2[2] >= n2[0]);
+    let longest = 2 * usize::from(last) + usize::from(!last & (n2[1] >= n2[0]));
+    let (x, x2) = (edges[longest], n2[longest]);
+    let in_plane = edges[0].cross(&edges[1]).cross(&x);
+    let p2 = in_plane.norm_squared();
+    // Squares well within range (and not NaN): no underflow or overflow below.
+    const LOW: f64 = 1e-280;
+    const HIGH: f64 = 1e280;
+    if !(x2 > LOW && x2 < HIGH && p2 > LOW && p2 < HIGH) {
+        return leaf_axes(t);
+    }
+    let x = x * (1.0 / x2.sqrt());
+    let y = in_plane - x * x.dot(&in_plane);
+    let y2 = y.norm_squared();
+    // `in_plane` is normal to the edge up to rounding, so `y` is nearly all of it; otherwise
+    // (rounding dominating a tiny normal) the general frame.
+    if !(y2 >= 0.25 * p2) {
+        return leaf_axes(t);
+    }
+    let y = y * (1.0 / y2.sqrt());
+    let z = x.cross(&y);
+    Mat3::from_columns(&[x, z.cross(&x), z])
+}
+
+/// Whether the box axes stored in lane `lane` of `pair` are the coordinate axes (in some
+/// order and directions: every entry 0, 1 or -1).
+#[inline]
+fn on_coordinate_axes(pair: &NodePair, lane: usize) -> bool {
+    pair.frame.iter().flat_map(|row| &row[..3]).all(|v| v.0[lane] * v.0[lane] == v.0[lane].abs())
+}
+
 /// The box axes stored in lane `lane` of `pair`, made orthonormal in `f64` (Gram-Schmidt:
 /// stored axes are unit and orthogonal to about 1e-7, so nothing degenerates; the general
 /// `orthonormal_frame` was a quarter of the refit's time).
@@ -585,11 +695,10 @@ fn stored_axes(pair: &NodePair, lane: usize) -> Mat3 {
 /// the rounding of the projections. Along each axis a child's vertices project within both its
 /// box's and its axis-aligned box's projections: the smaller of the two is taken, so that the
 /// looseness of boxes of boxes does not compound up the tree (the axis-aligned bounds are
-/// exact at every level).
-fn enclosing_box(axes: &Mat3, children: &[Bounds], magnitude: f64) -> Obb {
+/// exact at every level). `reach` is [`reach`] of the children.
+fn enclosing_box(axes: &Mat3, children: &[Bounds; 2], reach: f64, magnitude: f64) -> Obb {
     let mut lo = Vec3::repeat(f64::INFINITY);
     let mut hi = Vec3::repeat(f64::NEG_INFINITY);
-    let mut reach: f64 = 0.0;
     for b in children {
         let (aabb_centre, aabb_half) = ((b.lo + b.hi) * 0.5, (b.hi - b.lo) * 0.5);
         for a in 0..3 {
@@ -601,14 +710,45 @@ fn enclosing_box(axes: &Mat3, children: &[Bounds], magnitude: f64) -> Obb {
             lo[a] = lo[a].min((centre - radius).max(aligned_centre - aligned_radius));
             hi[a] = hi[a].max((centre + radius).min(aligned_centre + aligned_radius));
         }
+    }
+    let mid = (lo + hi) * 0.5;
+    Obb { axes: *axes, center: axes * mid, half: (hi - lo) * 0.5 + Vec3::repeat(box_margin(reach, magnitude)) }
+}
+
+/// [`enclosing_box`] on the coordinate axes, which need no projections: the same numbers
+/// (a product by 1 or 0 is exact, so each projection there is the coordinate itself).
+fn aligned_box(children: &[Bounds; 2], reach: f64, magnitude: f64) -> Obb {
+    let mut lo = Vec3::repeat(f64::INFINITY);
+    let mut hi = Vec3::repeat(f64::NEG_INFINITY);
+    for b in children {
+        let (aabb_centre, aabb_half) = ((b.lo + b.hi) * 0.5, (b.hi - b.lo) * 0.5);
+        let (axes, half) = (&b.obb.axes, &b.obb.half);
+        for a in 0..3 {
+            let centre = b.obb.center[a];
+            let radius = axes[(a, 0)].abs() * half[0] + axes[(a, 1)].abs() * half[1] + axes[(a, 2)].abs() * half[2];
+            let (aligned_centre, aligned_radius) = (aabb_centre[a], aabb_half[a]);
+            lo[a] = lo[a].min((centre - radius).max(aligned_centre - aligned_radius));
+            hi[a] = hi[a].max((centre + radius).min(aligned_centre + aligned_radius));
+        }
+    }
+    let mid = (lo + hi) * 0.5;
+    Obb { axes: Mat3::identity(), center: mid, half: (hi - lo) * 0.5 + Vec3::repeat(box_margin(reach, magnitude)) }
+}
+
+/// The largest coordinate a child's bounds reach (for [`box_margin`]).
+fn reach(children: &[Bounds; 2]) -> f64 {
+    let mut reach: f64 = 0.0;
+    for b in children {
         reach = reach.max(b.obb.center.amax() + b.obb.half.sum()).max(b.lo.amax()).max(b.hi.amax());
     }
-    // The children's axes are orthonormal only to rounding (relative 1e-15 of their extents),
-    // and the projections, the midpoint and its return to the model frame each round by a few
-    // ulps of the coordinates' magnitude.
-    let margin = 1e-12 * reach + 64.0 * f64::EPSILON * (magnitude + reach);
-    let mid = (lo + hi) * 0.5;
-    Obb { axes: *axes, center: axes * mid, half: (hi - lo) * 0.5 + Vec3::repeat(margin) }
+    reach
+}
+
+/// The growth of a box of boxes: the children's axes are orthonormal only to rounding
+/// (relative 1e-15 of their extents), and the projections, the midpoint and its return to the
+/// model frame each round by a few ulps of the coordinates' magnitude.
+fn box_margin(reach: f64, magnitude: f64) -> f64 {
+    1e-12 * reach + 64.0 * f64::EPSILON * (magnitude + reach)
 }
 
 /// A box's surface area over 8.
@@ -619,7 +759,8 @@ fn surface(b: &Obb) -> f64 {
 
 /// The one of two spheres (centre, its rounding, radius) with the smaller reach.
 fn smaller(a: (Vec3, f64, f64), b: (Vec3, f64, f64)) -> (Vec3, f64, f64) {
-    if b.1 + b.2 < a.1 + a.2 { b } else { a }
+    // (By index, not by a branch: which sphere wins is data, not habit.)
+    [a, b][usize::from(b.1 + b.2 < a.1 + a.2)]
 }
 
 /// A sphere about `centre` (model frame) holding the vertices of `children` (their packed
@@ -628,9 +769,11 @@ fn smaller(a: (Vec3, f64, f64), b: (Vec3, f64, f64)) -> (Vec3, f64, f64) {
 /// exact at every level, so that spheres of spheres do not loosen up the tree. Packed
 /// coordinates, as [`enclosing_sphere`].
 fn sphere_about(centre: &Vec3, spheres: &NodePair, children: &[Bounds; 2], frame: &PackedFrame) -> (Vec3, f64, f64) {
-    let packed = |p: &Vec3| (p - frame.origin) / frame.unit;
+    // (`unit` is a power of two: the products by its inverse are the quotients, and cheaper.)
+    let inverse = 1.0 / frame.unit;
+    let packed = |p: &Vec3| (p - frame.origin) * inverse;
     // Rounding of a packed coordinate: a few ulps of the model-frame magnitudes, in units.
-    let ulps = |p: &Vec3| 8.0 * f64::EPSILON * (p.amax() + frame.origin.amax()) / frame.unit;
+    let ulps = |p: &Vec3| 8.0 * f64::EPSILON * (p.amax() + frame.origin.amax()) * inverse;
     let c = packed(centre);
     let c_err = ulps(centre);
     let mut radius: f64 = 0.0;
@@ -669,4 +812,37 @@ fn enclosing_sphere(children: &NodePair) -> (Vec3, f64, f64) {
     let centre = c1 + (c2 - c1) * ((radius - r1) / d);
     let err = 16.0 * f64::EPSILON * (c1.amax() + c2.amax() + radius);
     (centre, err, radius)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    /// The refit's leaf axes are orthonormal far within the 1e-9 `with_box` needs, first along
+    /// the longest edge as the build's are, and their box holds the triangle, whatever the
+    /// triangle: ordinary, slivers and zero-area ones, tiny ones, at every scale (the fast
+    /// path's and the fallback's ranges) and far from the origin.
+    #[test]
+    fn leaf_frames_are_orthonormal_and_their_boxes_hold_the_triangle() {
+        let mut rng = Rng(0x5eed);
+        let scales =
+            [(1.0, 0.0), (1e-150, 0.0), (1e-140, 1e-138), (1e140, 0.0), (1e150, 0.0), (1.0, 1e12), (1e-9, 1e6)];
+        for kind in 0..3 {
+            for &(size, offset) in &scales {
+                for t in rng.soup(500, kind, Vec3::repeat(offset), size) {
+                    let axes = leaf_frame(&t);
+                    let off = (axes.transpose() * axes - Mat3::identity()).amax();
+                    assert!(off <= 1e-13, "{t:?}: axes off orthonormal by {off}");
+                    assert!(axes.determinant() > 0.0, "{t:?}: left-handed axes");
+                    let built = leaf_axes(&t);
+                    let along = axes.column(0).dot(&built.column(0)).abs();
+                    assert!(along >= 1.0 - 1e-12, "{t:?}: first axis off the longest edge ({along})");
+                    let obb = Obb::fit(&axes, t.iter().copied(), fit_margin(t.iter().copied()));
+                    let tol = 1e-15 * t.iter().map(|p| p.amax()).fold(0.0, f64::max);
+                    assert!(t.iter().all(|p| obb.contains(p, tol)), "{t:?}: box misses a corner");
+                }
+            }
+        }
+    }
 }
