@@ -1,7 +1,10 @@
 //! The C entry points, called as a C program calls them, in generated sequences.
 //!
-//! A case is a program of 1 to 40 calls over five kinds of handle (native models and collide
-//! results, PQP models, RAPID models, V-COLLIDE engines). Every handle argument is drawn among:
+//! A case is a program of 1 to 40 calls over seven kinds of handle (native models and collide
+//! results, PQP models, RAPID models, V-COLLIDE engines, loaded meshes, n-body worlds). A third
+//! of the calls go to the entry points of `capi_more.rs` (mesh files, contact geometry,
+//! deformable models, self-collision, the native world), which lists its own checks. Every
+//! handle argument is drawn among:
 //! a handle of the right kind (live, or freed earlier in the program), a live handle of another
 //! kind, NULL, a pointer into the program's own memory, and wild values (misaligned neighbours
 //! of a handle, small integers, non-canonical addresses). Numbers are drawn with NaN, infinities,

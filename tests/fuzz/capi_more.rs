@@ -605,18 +605,20 @@ fn moved(verts: &[[f64; 3]], m: Motion) -> Vec<[f64; 3]> {
     out
 }
 
-/// The code refitting to `points` gives at the given range limit: `Ok(None)` accepted.
-fn points_code(points: &[[f64; 3]], limit: f64) -> Result<Option<c_int>, Vec<c_int>> {
+/// Adds what refitting to `points` gives at the given range limit. With a NaN or infinity
+/// and also a finite coordinate beyond range, either problem may be reported first (both are
+/// documented).
+fn points_expect(e: &mut Expect, points: &[[f64; 3]], limit: f64) {
+    let m = points.iter().flatten().filter(|x| x.is_finite()).fold(0.0f64, |a, x| a.max(x.abs()));
     if !points.iter().flatten().all(|x| x.is_finite()) {
-        return Ok(Some(RPQ_ERR_NON_FINITE));
-    }
-    let m = points.iter().flatten().fold(0.0f64, |a, x| a.max(x.abs()));
-    if m > limit * 1.01 {
-        Ok(Some(RPQ_ERR_OUT_OF_RANGE))
+        e.code(RPQ_ERR_NON_FINITE);
+        if m > limit * 0.99 {
+            e.doubtful.push(RPQ_ERR_OUT_OF_RANGE);
+        }
+    } else if m > limit * 1.01 {
+        e.code(RPQ_ERR_OUT_OF_RANGE);
     } else if m > limit * 0.99 {
-        Err(vec![RPQ_OK, RPQ_ERR_OUT_OF_RANGE])
-    } else {
-        Ok(None)
+        e.doubtful.extend([RPQ_OK, RPQ_ERR_OUT_OF_RANGE]);
     }
 }
 
@@ -751,7 +753,7 @@ fn run(st: &mut State, op: &MoreOp, what: &str) -> bool {
                     if *overflow {
                         e.code(RPQ_ERR_INVALID_ARGUMENT);
                     }
-                    e.add(points_code(verts, rapidpqp::query::RANGE_LIMIT));
+                    points_expect(&mut e, verts, rapidpqp::query::RANGE_LIMIT);
                     if faces.iter().flatten().any(|&i| i as usize >= verts.len()) {
                         e.code(RPQ_ERR_INVALID_ARGUMENT);
                     }
@@ -793,7 +795,7 @@ fn run(st: &mut State, op: &MoreOp, what: &str) -> bool {
                     match model.as_ref().map(|m| &m.deform) {
                         Some(None) => e.code(RPQ_ERR_NOT_DEFORMABLE),
                         Some(Some(d)) if d.verts.len() != n => e.code(RPQ_ERR_INVALID_ARGUMENT),
-                        Some(Some(_)) => e.add(points_code(&new, rapidpqp::query::RANGE_LIMIT)),
+                        Some(Some(_)) => points_expect(&mut e, &new, rapidpqp::query::RANGE_LIMIT),
                         None => {}
                     }
                     e.check(status, RPQ_OK, RPQ_ERR_OUT_OF_RANGE, what);
@@ -1157,7 +1159,7 @@ fn subset_expect(e: &mut Expect, new: &mut [[f64; 3]], indices: &[u32], position
     if indices.iter().any(|&i| i as usize >= new.len() || !seen.insert(i)) {
         e.code(RPQ_ERR_INVALID_ARGUMENT);
     }
-    e.add(points_code(positions, limit));
+    points_expect(e, positions, limit);
     if e.definite.is_empty() {
         for (&i, p) in indices.iter().zip(positions) {
             new[i as usize] = *p;
@@ -1750,7 +1752,7 @@ fn world(st: &mut State, op: &MoreOp, what: &str) -> bool {
                             } else {
                                 let read: Vec<[f64; 3]> =
                                     flat.chunks_exact(3).take(n).map(|c| [c[0], c[1], c[2]]).collect();
-                                e.add(points_code(&read, NBODY_RANGE));
+                                points_expect(&mut e, &read, NBODY_RANGE);
                             }
                             match &o.mesh.deform {
                                 None => e.code(RPQ_ERR_NOT_DEFORMABLE),
@@ -1788,7 +1790,7 @@ fn world(st: &mut State, op: &MoreOp, what: &str) -> bool {
                     match &obj {
                         None => e.code(RPQ_ERR_INVALID_ARGUMENT),
                         Some(o) => {
-                            e.add(points_code(&positions, NBODY_RANGE));
+                            points_expect(&mut e, &positions, NBODY_RANGE);
                             match &o.mesh.deform {
                                 None => e.code(RPQ_ERR_NOT_DEFORMABLE),
                                 Some(_) => subset_expect(&mut e, &mut new, &indices, &positions, NBODY_RANGE),
