@@ -2335,6 +2335,13 @@ fn point_queries(
         let x = Vec3::new(q[0], q[1], q[2]);
         let brute = point_distance(&mesh, &identity, &x);
         let tolerance = 1e-9 * (magnitude + norm(&x)).max(f64::MIN_POSITIVE);
+        // Whether the library's "exactly on the surface" agrees with brute force, whose 0 is
+        // itself exact only for moderate coordinates: near huge triangles (a model scaled by
+        // 2^900) a point off them can round to distance 0, so there only the library's 0 is
+        // checked (it must be within rounding of brute force).
+        let zero_agrees = |zero: bool| {
+            if magnitude <= 1e3 && norm(&x) <= 1e3 { zero == (brute == 0.0) } else { !zero || brute <= tolerance }
+        };
         COUNT.add(2);
         match kind {
             0 => {
@@ -2345,18 +2352,32 @@ fn point_queries(
                 }
                 if c.found != 0 {
                     assert!((c.distance - brute).abs() <= tolerance, "{what}: point {k}: {} vs {brute}", c.distance);
-                    assert_eq!(c.on_surface != 0, brute == 0.0, "{what}: point {k} on the surface");
-                    assert_eq!(c.distance == 0.0, brute == 0.0, "{what}: point {k} at distance 0");
+                    assert!(
+                        zero_agrees(c.on_surface != 0),
+                        "{what}: point {k} on the surface: {c:?}, brute force {brute}"
+                    );
+                    assert!(
+                        zero_agrees(c.distance == 0.0),
+                        "{what}: point {k} at distance 0: {c:?}, brute force {brute}"
+                    );
+                    assert_eq!(
+                        c.on_surface != 0,
+                        c.distance == 0.0,
+                        "{what}: point {k}: distance 0 iff on the surface"
+                    );
                 }
             }
             1 => {
                 assert!(place[k] <= 2, "{what}: point {k} placed {}", place[k]);
-                assert_eq!(place[k] == RPQ_ON_SURFACE, brute == 0.0, "{what}: point {k} on the surface");
+                assert!(
+                    zero_agrees(place[k] == RPQ_ON_SURFACE),
+                    "{what}: point {k} on the surface, brute force {brute}"
+                );
                 assert_eq!(place[k] == RPQ_INSIDE, winding[k] != 0, "{what}: point {k} winding {}", winding[k]);
             }
             _ => {
                 assert!((signed[k].abs() - brute).abs() <= tolerance, "{what}: point {k}: {} vs {brute}", signed[k]);
-                assert_eq!(signed[k] == 0.0, brute == 0.0, "{what}: point {k} at distance 0");
+                assert!(zero_agrees(signed[k] == 0.0), "{what}: point {k} at distance 0, brute force {brute}");
                 assert!((closest[k].distance - brute).abs() <= tolerance, "{what}: point {k} closest");
             }
         }
