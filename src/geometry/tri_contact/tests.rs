@@ -417,7 +417,9 @@ fn bounds_stay_finite_at_the_top_of_the_range() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut hits = 0;
     for _ in 0..3000 {
-        let tri = |rng: &mut Rng| -> Triangle { [0; 3].map(|_| Vec3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5)) };
+        let tri = |rng: &mut Rng| -> Triangle {
+            [0; 3].map(|_| Vec3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5))
+        };
         let (a, b) = (tri(&mut rng), tri(&mut rng));
         let Some(unit) = triangle_contact(&a, &b) else { continue };
         hits += 1;
@@ -426,7 +428,9 @@ fn bounds_stay_finite_at_the_top_of_the_range() {
             let c = triangle_contact(&m(&a), &m(&b)).expect("an exact scaling keeps the crossing");
             let want = times_pow2(unit.error_bound, s);
             assert!(
-                c.error_bound.is_finite() && c.error_bound <= want * (1.0 + 1e-9) && c.error_bound >= want * (1.0 - 1e-9),
+                c.error_bound.is_finite()
+                    && c.error_bound <= want * (1.0 + 1e-9)
+                    && c.error_bound >= want * (1.0 - 1e-9),
                 "scale 2^{s}: bound {:e}, 2^{s} times the unit one {want:e}: {a:?} {b:?}",
                 c.error_bound
             );
