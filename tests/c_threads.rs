@@ -1,6 +1,9 @@
-//! `c_tests/threads.c`: the native API, batches, the handle registry, serialization and
-//! V-COLLIDE engines used from many C threads at once, linked with `librapidpqp.a`; every answer
-//! must equal the single-threaded one and nothing may be printed on stderr.
+//! `c_tests/threads.c`: the native API, batches, the handle registry, serialization,
+//! V-COLLIDE engines, contact geometry and self-collision used from many C threads at once,
+//! and a deformable model updated by two threads while others query it and copy it into
+//! worlds (each call `RPQ_OK` with a single-threaded answer, or `RPQ_ERR_BUSY`), linked with
+//! `librapidpqp.a`; nothing may be printed on stderr. `RAPIDPQP_C_SANITIZE=address,undefined`
+//! builds it with ASan and UBSan.
 //! `scripts/sanitizers.sh` runs the same program under ThreadSanitizer, helgrind and DRD.
 
 use std::ffi::OsStr;

@@ -1,9 +1,10 @@
 //! Fuzz targets, run as ordinary tests with a seeded, structure-aware generator:
 //!
-//! - `c_api`: sequences of calls to the C entry points (native `rpq_*` with batches and
-//!   serialization, legacy PQP, RAPID and V-COLLIDE) with valid, freed, foreign, wrong-kind,
+//! - `c_api`: sequences of calls to the C entry points (native `rpq_*` with batches,
+//!   serialization, mesh files, contact geometry, deformable models, self-collision and the
+//!   n-body world; legacy PQP, RAPID and V-COLLIDE) with valid, freed, foreign, wrong-kind,
 //!   wild and NULL handles, NaN/infinite/huge/tiny numbers, out-of-sequence calls and absurd
-//!   sizes (`capi.rs` lists the invariants checked).
+//!   sizes (`capi.rs` and `capi_more.rs` list the invariants checked).
 //! - `serialized_models`: mutated serializations through `model_from_bytes` and
 //!   `rpq_model_deserialize` (`serialized.rs`).
 //! - `obj_reader`: malformed OBJ text through `parse_obj` (`obj.rs`).

@@ -408,3 +408,33 @@ fn edge_edge_crossings_are_bitwise_identical_for_all_four_pairs() {
     }
     assert!(seen > 100, "{seen}");
 }
+
+/// Near the top of the supported range (coordinates up to 2^1000) a crossing's bound stays
+/// finite and scales with the triangles: it is a Euclidean norm of per-coordinate errors,
+/// which must not square them into an overflow (it was infinite past about 1e154).
+#[test]
+fn bounds_stay_finite_at_the_top_of_the_range() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut hits = 0;
+    for _ in 0..3000 {
+        let tri = |rng: &mut Rng| -> Triangle {
+            [0; 3].map(|_| Vec3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5))
+        };
+        let (a, b) = (tri(&mut rng), tri(&mut rng));
+        let Some(unit) = triangle_contact(&a, &b) else { continue };
+        hits += 1;
+        for s in [200, 600, 900, 1000] {
+            let m = |x: &Triangle| x.map(|p| p.map(|v| times_pow2(v, s)));
+            let c = triangle_contact(&m(&a), &m(&b)).expect("an exact scaling keeps the crossing");
+            let want = times_pow2(unit.error_bound, s);
+            assert!(
+                c.error_bound.is_finite()
+                    && c.error_bound <= want * (1.0 + 1e-9)
+                    && c.error_bound >= want * (1.0 - 1e-9),
+                "scale 2^{s}: bound {:e}, 2^{s} times the unit one {want:e}: {a:?} {b:?}",
+                c.error_bound
+            );
+        }
+    }
+    assert!(hits > 300, "{hits} crossings");
+}
