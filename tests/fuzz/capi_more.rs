@@ -29,7 +29,7 @@ use super::*;
 
 /// Calls of each [`MoreOp`] kind, and of those the ones that succeeded.
 static CALLS: crate::Counters<{ 2 * KINDS_OF_OP }> = crate::Counters::new();
-const KINDS_OF_OP: usize = 27;
+const KINDS_OF_OP: usize = 28;
 const NAMES: [&str; KINDS_OF_OP] = [
     "build_deformable",
     "update_vertices",
@@ -58,6 +58,7 @@ const NAMES: [&str; KINDS_OF_OP] = [
     "world_set_active",
     "world_set_pair_active",
     "world_collide+contact",
+    "set_kdop+is_kdop",
 ];
 
 /// A deformable model's vertices and faces, and what its refits depend on.
@@ -230,6 +231,8 @@ pub enum MoreOp {
         first: bool,
         null_out: bool,
     },
+    /// `rpq_model_set_kdop(m, on)`, then `rpq_model_is_kdop(m)`.
+    Kdop(H, c_int),
 }
 
 impl MoreOp {
@@ -263,6 +266,7 @@ impl MoreOp {
             WActive(..) => 24,
             WPair(..) => 25,
             WCollide { .. } => 26,
+            Kdop(..) => 27,
         }
     }
 }
@@ -412,7 +416,7 @@ fn file(rng: &mut Rng) -> File {
 pub fn op(rng: &mut Rng) -> MoreOp {
     use MoreOp::*;
     let geometry_pose = |rng: &mut Rng| query_pose(rng);
-    match rng.below(40) {
+    match rng.below(42) {
         0..=1 => {
             let (verts, faces) = deformable(rng);
             let ids = if rng.one_in(2) { Some(faces.iter().map(|_| rng.int()).collect()) } else { None };
@@ -504,7 +508,8 @@ pub fn op(rng: &mut Rng) -> MoreOp {
                 WPair(handle(rng), id(rng), id(rng), rng.one_in(2))
             }
         }
-        _ => WCollide { w: handle(rng), first: rng.one_in(3), null_out: rng.one_in(30) },
+        37..=39 => WCollide { w: handle(rng), first: rng.one_in(3), null_out: rng.one_in(30) },
+        _ => Kdop(handle(rng), rng.pick(&[0, 1, 1, 1, -3, c_int::MIN])),
     }
 }
 
@@ -881,6 +886,27 @@ fn run(st: &mut State, op: &MoreOp, what: &str) -> bool {
                 if dm.fresh {
                     assert!((d - 1.0).abs() < 1e-9, "{what}: degradation {d} just after a build");
                 }
+                true
+            }
+            Kdop(m, on) => {
+                let (p, v) = st.resolve(*m, NM);
+                let status = rpq_model_set_kdop(p as *mut RpqModel, *on);
+                let model = live_model(st, v);
+                let expected = handle_code(v, RPQ_ERR_NULL_POINTER, RPQ_ERR_INVALID_HANDLE).unwrap_or(
+                    if model.as_ref().is_some_and(|m| m.deform.is_some()) { RPQ_OK } else { RPQ_ERR_NOT_DEFORMABLE },
+                );
+                assert_eq!(status, expected, "{what}");
+                let is = rpq_model_is_kdop(p as *const RpqModel);
+                if status != RPQ_OK {
+                    // Refused: a model that is not deformable never has the option.
+                    assert!(is == 0 || model.as_ref().is_some_and(|m| m.deform.is_some()), "{what}: is_kdop {is}");
+                    return false;
+                }
+                assert_eq!(is, c_int::from(*on != 0), "{what}: rpq_model_is_kdop after set_kdop({on})");
+                let Valid::Live(i) = v else { unreachable!() };
+                st.models[i].shadow.deform.as_mut().expect("deformable").fresh = true;
+                // Collided with itself at the identity: on its k-DOPs when the option is on.
+                check_model_now(p as *const RpqModel, &st.models[i].shadow, what);
                 true
             }
             Threshold(m, t) => {
