@@ -20,8 +20,8 @@ use super::guard;
 use super::handle::{self, Handle, Kind};
 use super::native::{
     RPQ_ERR_EMPTY_MODEL, RPQ_ERR_INTERNAL, RPQ_ERR_INVALID_ARGUMENT, RPQ_ERR_INVALID_HANDLE, RPQ_ERR_INVALID_SCALE,
-    RPQ_ERR_NON_FINITE, RPQ_ERR_NOT_ROTATION, RPQ_ERR_NULL_POINTER, RPQ_ERR_OUT_OF_MEMORY, RPQ_ERR_OUT_OF_RANGE,
-    RPQ_OK, RpqContactPair, RpqModel, RpqPose, RpqStatus, model_ref, read_pose,
+    RPQ_ERR_NON_FINITE, RPQ_ERR_NOT_DEFORMABLE, RPQ_ERR_NOT_ROTATION, RPQ_ERR_NULL_POINTER, RPQ_ERR_OUT_OF_MEMORY,
+    RPQ_ERR_OUT_OF_RANGE, RPQ_OK, RpqContactPair, RpqModel, RpqPose, RpqStatus, model_ref, read_pose,
 };
 use super::refit::{RpqRefitReport, read_points};
 use crate::math::Vec3;
@@ -249,7 +249,12 @@ pub unsafe extern "C" fn rpq_world_update_vertices(
             if vertices.is_null() && num_vertices > 0 {
                 return Err(RPQ_ERR_NULL_POINTER);
             }
-            if !w.contains(id) {
+            let model = w.model(id).ok_or(RPQ_ERR_INVALID_ARGUMENT)?;
+            // The count first, so that a wrong one is refused before reading any point.
+            if !model.is_deformable() {
+                return Err(RPQ_ERR_NOT_DEFORMABLE);
+            }
+            if num_vertices != model.num_vertices() {
                 return Err(RPQ_ERR_INVALID_ARGUMENT);
             }
             let points = read_points(vertices, num_vertices)?;
