@@ -238,7 +238,7 @@ impl LazyBoxes {
     }
 }
 
-/// A copy with a current box tree: a stale one is refitted first (through [`Model::boxes`],
+/// A copy with a current box tree: a stale one is refitted first (through `Model::boxes`,
 /// so a copy taken while another thread refits it waits for that refit, never sees it half
 /// done).
 impl Clone for Model {
