@@ -248,9 +248,42 @@ impl DopTree {
         stack: &mut Vec<(u32, u32)>,
         mut leaf: impl FnMut(DopHit) -> bool,
     ) -> u64 {
+        self.descend(other, at, (0, 0), stack, &mut leaf).0
+    }
+
+    /// Every pair of distinct leaves of this tree whose k-DOPs overlap, each unordered pair
+    /// once, handed to `leaf` (which returns `true` to stop): each inner node's two subtrees
+    /// against each other. Returns the k-DOP pair tests made.
+    pub(crate) fn self_pairs(&self, stack: &mut Vec<(u32, u32)>, mut leaf: impl FnMut(DopHit) -> bool) -> u64 {
+        let same_frame = DopShift { shift: [0.0; K], slack: 0.0 };
+        let mut tests = 0u64;
+        for &c in &self.children {
+            if c & LEAF != 0 {
+                continue;
+            }
+            let (made, stopped) = self.descend(self, &same_frame, (c, c + 1), stack, &mut leaf);
+            tests += made;
+            if stopped {
+                break;
+            }
+        }
+        tests
+    }
+
+    /// The descent from the node pair `start`: the k-DOP pair tests made, and whether `leaf`
+    /// asked to stop.
+    #[inline(always)]
+    fn descend(
+        &self,
+        other: &DopTree,
+        at: &DopShift,
+        start: (u32, u32),
+        stack: &mut Vec<(u32, u32)>,
+        leaf: &mut impl FnMut(DopHit) -> bool,
+    ) -> (u64, bool) {
         let mut tests = 0u64;
         stack.clear();
-        stack.push((0, 0));
+        stack.push(start);
         while let Some((a, b)) = stack.pop() {
             tests += 1;
             let (da, db) = (&self.dops[a as usize], &other.dops[b as usize]);
@@ -261,67 +294,17 @@ impl DopTree {
             match (ca & LEAF != 0, cb & LEAF != 0) {
                 (true, true) => {
                     if leaf(DopHit { ta: (ca & !LEAF) as usize, tb: (cb & !LEAF) as usize }) {
-                        break;
+                        return (tests, true);
                     }
                 }
                 (false, true) => stack.extend([(ca + 1, b), (ca, b)]),
                 (true, false) => stack.extend([(a, cb + 1), (a, cb)]),
-                (false, false) => {
-                    if da.size() >= db.size() {
-                        stack.extend([(ca + 1, b), (ca, b)]);
-                    } else {
-                        stack.extend([(a, cb + 1), (a, cb)]);
-                    }
-                }
+                // Split the larger node (a's when level).
+                (false, false) if da.size() >= db.size() => stack.extend([(ca + 1, b), (ca, b)]),
+                (false, false) => stack.extend([(a, cb + 1), (a, cb)]),
             }
         }
-        tests
-    }
-
-    /// Every pair of distinct leaves of this tree whose k-DOPs overlap, each unordered pair
-    /// once, handed to `leaf` (which returns `true` to stop): each inner node's two subtrees
-    /// against each other. Returns the k-DOP pair tests made.
-    pub(crate) fn self_pairs(&self, stack: &mut Vec<(u32, u32)>, mut leaf: impl FnMut(DopHit) -> bool) -> u64 {
-        let mut tests = 0u64;
-        let none = DopShift { shift: [0.0; K], slack: 0.0 };
-        for node in 0..self.len() {
-            let c = self.children[node];
-            if c & LEAF != 0 {
-                continue;
-            }
-            stack.clear();
-            stack.push((c, c + 1));
-            let mut stop = false;
-            while let Some((a, b)) = stack.pop() {
-                tests += 1;
-                let (da, db) = (&self.dops[a as usize], &self.dops[b as usize]);
-                if !da.overlaps(db, &none.shift, none.slack) {
-                    continue;
-                }
-                let (ca, cb) = (self.children[a as usize], self.children[b as usize]);
-                match (ca & LEAF != 0, cb & LEAF != 0) {
-                    (true, true) => {
-                        if leaf(DopHit { ta: (ca & !LEAF) as usize, tb: (cb & !LEAF) as usize }) {
-                            stop = true;
-                            break;
-                        }
-                    }
-                    (false, true) => stack.extend([(ca + 1, b), (ca, b)]),
-                    (true, false) => stack.extend([(a, cb + 1), (a, cb)]),
-                    (false, false) => {
-                        if da.size() >= db.size() {
-                            stack.extend([(ca + 1, b), (ca, b)]);
-                        } else {
-                            stack.extend([(a, cb + 1), (a, cb)]);
-                        }
-                    }
-                }
-            }
-            if stop {
-                break;
-            }
-        }
-        tests
+        (tests, false)
     }
 }
 
