@@ -732,6 +732,16 @@ fn check_model_now(model: *const RpqModel, mesh: &Mesh, what: &str) {
     }
 }
 
+/// After a call that gave a live deformable model a tree of degradation 1 (a rebuild, the
+/// k-DOP option switched): the shadow says so, and the model collided with itself agrees with
+/// brute force. Returns `true` (the call succeeded).
+fn after_fresh_tree(st: &mut State, v: Valid, p: usize, what: &str) -> bool {
+    let Valid::Live(i) = v else { unreachable!("a successful call on a live model") };
+    st.models[i].shadow.deform.as_mut().expect("deformable").fresh = true;
+    check_model_now(p as *const RpqModel, &st.models[i].shadow, what);
+    true
+}
+
 /// Runs one call and checks it; whether it succeeded.
 fn run(st: &mut State, op: &MoreOp, what: &str) -> bool {
     use MoreOp::*;
@@ -852,10 +862,7 @@ fn run(st: &mut State, op: &MoreOp, what: &str) -> bool {
                 if status != RPQ_OK {
                     return false;
                 }
-                let Valid::Live(i) = v else { unreachable!() };
-                st.models[i].shadow.deform.as_mut().expect("deformable").fresh = true;
-                check_model_now(p as *const RpqModel, &st.models[i].shadow, what);
-                true
+                after_fresh_tree(st, v, p, what)
             }
             Degradation(m, null_out) => {
                 let (p, v) = st.resolve(*m, NM);
@@ -903,11 +910,8 @@ fn run(st: &mut State, op: &MoreOp, what: &str) -> bool {
                     return false;
                 }
                 assert_eq!(is, c_int::from(*on != 0), "{what}: rpq_model_is_kdop after set_kdop({on})");
-                let Valid::Live(i) = v else { unreachable!() };
-                st.models[i].shadow.deform.as_mut().expect("deformable").fresh = true;
-                // Collided with itself at the identity: on its k-DOPs when the option is on.
-                check_model_now(p as *const RpqModel, &st.models[i].shadow, what);
-                true
+                // (Collided with itself at the identity: on its k-DOPs when the option is on.)
+                after_fresh_tree(st, v, p, what)
             }
             Threshold(m, t) => {
                 let (p, v) = st.resolve(*m, NM);
