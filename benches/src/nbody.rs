@@ -95,13 +95,7 @@ pub fn run(repeats: usize, failures: &mut Vec<String>) -> String {
     let piece = torus(0.5, 0.15, 16, 16);
     for n in [50usize, 100, 200, 400, 800] {
         let side = 2.0 * (n as f64).cbrt() * 1.6;
-        let mut state = 0x2545f4914f6cdd1du64;
-        let mut rnd = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = uniform(0x2545f4914f6cdd1d);
         let mut world = World::new();
         let mut bodies = Vec::new();
         for _ in 0..n {
@@ -220,17 +214,22 @@ struct DeformingRun {
     load: String,
 }
 
-/// `n` breathing tori drifting in a box (the same motion for the same `n`); k-DOP models when
-/// `kdop`.
-fn deforming_tori(n: usize, kdop: bool, rest: &[Vec3], faces: &[[u32; 3]]) -> DeformingRun {
-    let side = 2.0 * (n as f64).cbrt() * 1.6;
-    let mut state = 0x9e3779b97f4a7c15u64;
-    let mut rnd = move || {
+/// Uniform numbers in [0, 1) from a xorshift generator seeded with `state` (the scenes'
+/// motions, the same every run).
+fn uniform(mut state: u64) -> impl FnMut() -> f64 {
+    move || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    }
+}
+
+/// `n` breathing tori drifting in a box (the same motion for the same `n`); k-DOP models when
+/// `kdop`.
+fn deforming_tori(n: usize, kdop: bool, rest: &[Vec3], faces: &[[u32; 3]]) -> DeformingRun {
+    let side = 2.0 * (n as f64).cbrt() * 1.6;
+    let mut rnd = uniform(0x9e3779b97f4a7c15);
     let mut world = World::new();
     let mut bodies = Vec::new();
     for _ in 0..n {
