@@ -86,9 +86,8 @@ impl Dop {
     fn overlaps(&self, other: &Dop, shift: &[f64; K], slack: f64) -> bool {
         // The axes first, on their own: they reject most pairs, and the six diagonals are
         // then not read at all.
-        let apart = |i: usize| {
-            (self.lo[i] > other.hi[i] + shift[i] + slack) | (other.lo[i] + shift[i] - slack > self.hi[i])
-        };
+        let apart =
+            |i: usize| (self.lo[i] > other.hi[i] + shift[i] + slack) | (other.lo[i] + shift[i] - slack > self.hi[i]);
         if apart(0) | apart(1) | apart(2) {
             return false;
         }

@@ -228,9 +228,7 @@ fn interpolate(lo: &Vec3, hi: &Vec3, dl: f64, el: f64, dh: f64, eh: f64) -> Corn
     });
     // The norm of the per-coordinate errors, scaled first: squaring them directly overflows
     // past about 1e154, within the supported range (2^1000).
-    let m = err.amax();
-    let norm = if m > 0.0 && m.is_finite() { (err / m).norm() * m } else { m };
-    Corner { p, err: norm * (1.0 + 1e-12) + TINY }
+    Corner { p, err: crate::math::length(&err) * (1.0 + 1e-12) + TINY }
 }
 
 /// Where the edge `uv` crosses the plane of `t` (its endpoints strictly on opposite sides),

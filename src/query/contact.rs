@@ -29,7 +29,7 @@ use std::collections::HashMap;
 use super::QueryError;
 use super::collide::{CollideRequest, CollideResult, collide};
 use crate::geometry::tri_contact::{TriContact, unit_or_zero};
-use crate::math::{Placement, Vec3};
+use crate::math::{Placement, Vec3, length};
 use crate::model::Model;
 
 /// [`Contact::flags`]: no pair reaching this contact has a usable normal; `normal` is zero.
@@ -83,7 +83,9 @@ pub fn contact_set(
 
 /// Merges the points of every pair's geometry (segment endpoints, single points, polygon
 /// corners), in order: a point joins the first contact within `merge_tolerance` of it
-/// (Euclidean distance as computed in `f64`), else starts a new one. So every point is within
+/// (Euclidean distance as computed in `f64` by [`crate::math::length`], scaled: no overflow
+/// however far out),
+/// else starts a new one. So every point is within
 /// the tolerance of its contact, and any two contacts are more than the tolerance apart (with
 /// tolerance 0, only equal points merge).
 pub fn merge_contacts(geometry: &[TriContact], merge_tolerance: f64) -> Vec<Contact> {
@@ -112,7 +114,7 @@ pub fn merge_contacts(geometry: &[TriContact], merge_tolerance: f64) -> Vec<Cont
                             let key = [c[0].saturating_add(dx), c[1].saturating_add(dy), c[2].saturating_add(dz)];
                             if let Some(list) = grid.get(&key) {
                                 for &k in list {
-                                    if (contacts[k as usize].point - p).norm() <= tol {
+                                    if length(&(contacts[k as usize].point - p)) <= tol {
                                         found = Some(k as usize);
                                         break 'search;
                                     }

@@ -1,6 +1,6 @@
 use super::*;
 use crate::geometry::tri_contact::triangle_contact;
-use crate::math::{Mat3, Triangle};
+use crate::math::{Mat3, Triangle, length};
 use crate::query::Relative;
 use crate::query::closed_meshes::{cuboid, is_closed, moved, sphere};
 use crate::query::collide::TriangleFrame;
@@ -108,7 +108,7 @@ fn geometry_matches_brute_force_on_random_soups() {
 fn check_set(geometry: &[TriContact], contacts: &[Contact], tol: f64) {
     for (i, c) in contacts.iter().enumerate() {
         for d in &contacts[i + 1..] {
-            assert!((c.point - d.point).norm() > tol, "{c:?} {d:?}");
+            assert!(length(&(c.point - d.point)) > tol, "{c:?} {d:?}");
         }
         assert!(c.normal.iter().all(|v| v.is_finite()));
         if c.flags & CONTACT_NO_NORMAL == 0 {
@@ -120,7 +120,7 @@ fn check_set(geometry: &[TriContact], contacts: &[Contact], tol: f64) {
     let mut count = 0;
     for g in geometry {
         for p in g.points() {
-            assert!(contacts.iter().any(|c| (c.point - p).norm() <= tol), "{p:?} uncovered");
+            assert!(contacts.iter().any(|c| length(&(c.point - p)) <= tol), "{p:?} uncovered");
             count += 1;
         }
     }
@@ -150,6 +150,29 @@ fn contact_sets_on_random_soups_and_tolerances() {
             contact_set(&m, &Placement::IDENTITY, &m, &Placement::IDENTITY, bad),
             Err(QueryError::InvalidArgument)
         );
+    }
+}
+
+/// Far out (coordinates about 2^600, where squared differences overflow): points within the
+/// tolerance still merge, and the set keeps its properties.
+#[test]
+fn contact_sets_far_out_merge_as_near_the_origin() {
+    let mut rng = Rng(7);
+    let big = 2f64.powi(600);
+    for round in 0..6 {
+        let (ta, tb) = (soup(&mut rng, 40), soup(&mut rng, 40));
+        let scaled = |t: &[Triangle]| t.iter().map(|t| t.map(|p| p * big)).collect::<Vec<_>>();
+        let (ma, mb) = (model(&scaled(&ta)), model(&scaled(&tb)));
+        let p2 = Placement { translation: rng.vec(-0.15, 0.15) * big, ..Placement::IDENTITY };
+        let mut out = CollideResult::new();
+        collide_geometry(&ma, &Placement::IDENTITY, &mb, &p2, &CollideRequest::default(), &mut out).unwrap();
+        let points: usize = out.geometry.iter().map(|g| g.points().len()).sum();
+        let tol = 0.5 * big;
+        let set = merge_contacts(&out.geometry, tol);
+        check_set(&out.geometry, &set, tol);
+        if points > 1 {
+            assert!(set.len() < points, "round {round}: {points} points, {} contacts: nothing merged", set.len());
+        }
     }
 }
 
