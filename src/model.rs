@@ -221,9 +221,7 @@ impl LazyBoxes {
     fn fresh(tree: BoxTree) -> LazyBoxes {
         LazyBoxes { current: OnceLock::from(tree), stale: std::sync::Mutex::new(None) }
     }
-}
 
-impl LazyBoxes {
     /// Node pairs allocated, current or stale (without refitting a stale tree).
     fn capacity(&self) -> usize {
         match self.current.get() {
@@ -291,8 +289,7 @@ impl Model {
         for t in &triangles {
             check_coordinates(t)?;
         }
-        let packed_frame = PackedFrame::around(triangles.iter().flatten().copied());
-        let magnitude = magnitude(&triangles);
+        let (packed_frame, magnitude) = frame_and_magnitude(&triangles);
         let collide_slots = build_tree(&mut triangles, &mut ids, &packed_frame);
         triangles.shrink_to_fit();
         ids.shrink_to_fit();
@@ -414,11 +411,7 @@ impl Model {
     /// centre of the vertices' bounding box, radius the largest distance of a vertex from it
     /// (times the scale, widened for rounding). Linear in the number of triangles.
     pub fn bounding_ball_placed(&self, placement: &Placement) -> (Vec3, f64) {
-        let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
-        for corner in self.triangles.iter().flatten() {
-            lo = lo.inf(corner);
-            hi = hi.sup(corner);
-        }
+        let (lo, hi) = corner_bounds(&self.triangles);
         let centre = (lo + hi) * 0.5;
         let radius = self.triangles.iter().flatten().map(|c| (c - centre).norm()).fold(0.0, f64::max);
         (placement.apply(&centre), radius * placement.scale * (1.0 + 1e-12))
@@ -747,8 +740,22 @@ fn numbers_ok(pair: &NodePair) -> Result<(), &'static str> {
 /// `f32` roundings (about 2e-7); the queries' guards cover up to 1.5e-6.
 const AXES_TOLERANCE: f64 = 1e-6;
 
-fn magnitude(triangles: &[Triangle]) -> f64 {
-    triangles.iter().flat_map(|t| t.iter()).map(|p| p.amax()).fold(0.0, f64::max)
+/// The bounding box of the triangles' corners.
+fn corner_bounds(triangles: &[Triangle]) -> (Vec3, Vec3) {
+    let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
+    for p in triangles.iter().flatten() {
+        lo = lo.inf(p);
+        hi = hi.sup(p);
+    }
+    (lo, hi)
+}
+
+/// The packed frame of a tree over `triangles` and their magnitude (largest absolute
+/// coordinate), from one pass: both depend on the corners' bounding box only (as in
+/// [`Model::from_packed`]).
+fn frame_and_magnitude(triangles: &[Triangle]) -> (PackedFrame, f64) {
+    let (lo, hi) = corner_bounds(triangles);
+    (PackedFrame::around([lo, hi].into_iter()), lo.amax().max(hi.amax()))
 }
 
 /// Where the queries keep node `i`: slot and lane (see [`Model::collide_slots`]).

@@ -35,7 +35,7 @@
 //! (boxes of boxes). The refit sums the tree cost as it goes, in the order
 //! [`Model::tree_cost`] sums it, so an update makes one pass over the nodes.
 
-use super::{BoxTree, LEAF_BIT, Model, fit_margin, leaf_axes, magnitude, slot_of};
+use super::{BoxTree, LEAF_BIT, Model, corner_bounds, fit_margin, frame_and_magnitude, leaf_axes, slot_of};
 use crate::bv::Obb;
 use crate::bv::kdop::DopTree;
 use crate::bv::obb::{CollideNode, NodePair, PackedFrame};
@@ -425,10 +425,10 @@ impl Model {
     /// new leaf order.
     fn rebuild_in_place(&mut self) {
         let mut order: Vec<i32> = (0..self.triangles.len() as i32).collect();
-        let frame = PackedFrame::around(self.triangles.iter().flatten().copied());
+        let (frame, magnitude) = frame_and_magnitude(&self.triangles);
         let slots = super::build_tree(&mut self.triangles, &mut order, &frame);
         self.boxes = super::LazyBoxes::fresh(BoxTree { slots, frame });
-        self.magnitude = magnitude(&self.triangles);
+        self.magnitude = magnitude;
         self.solid = std::sync::OnceLock::new();
         self.partner_dops = std::sync::OnceLock::new();
         self.ids = order.iter().map(|&k| self.ids[k as usize]).collect();
@@ -512,90 +512,78 @@ pub(super) struct Refitted {
 /// Refits every node of `tree` to `triangles` (leaf order; children before parents), in a
 /// packed frame made afresh around them.
 pub(super) fn refit_boxes(tree: &mut BoxTree, triangles: &[Triangle]) -> Refitted {
-    {
-        // One pass for the frame and the magnitude (they depend on the corners' bounding box
-        // only, as in `Model::from_packed`).
-        let (lo, hi) = corner_bounds(triangles);
-        let frame = PackedFrame::around([lo, hi].into_iter());
-        tree.frame = frame;
-        let magnitude = lo.amax().max(hi.amax());
-        let slots = &mut tree.slots;
-        // Post-order walk: `finished` holds the bounds of finished nodes whose parents are not
-        // finished, in order. (Children are numbered after their parent but not in an order a
-        // reverse pass over the indices could finish with a stack: a node's right sibling gets
-        // its children's indices after the node's whole subtree.)
-        let mut walk: Vec<(u32, bool)> = Vec::with_capacity(64);
-        walk.push((0, false));
-        let mut finished: Vec<Bounds> = Vec::with_capacity(64);
-        let mut cost = 0.0;
-        while let Some((i, expanded)) = walk.pop() {
-            let i = i as usize;
-            let (slot, lane) = slot_of(i);
-            let payload = slots[slot].payload[lane];
-            if payload & LEAF_BIT != 0 {
-                let k = (payload & !LEAF_BIT) as usize;
-                let t = &triangles[k];
-                // The build's box (`fit_node`'s), without its swept-sphere rectangle: on the
-                // triangle's own axes the box is flat, so the rectangle fitted there is the
-                // box's cross-section (which `with_box` stores) but for the rounding, and
-                // `set_rect` grows it by more than that (1e-6 of its lengths against about 1e-7
-                // of the box's): the fit and its check were a sixth of the refit's time.
-                let corners = t.iter().copied();
-                let obb = Obb::fit(&leaf_frame(t), corners.clone(), fit_margin(corners));
-                let mut packed = CollideNode::with_box(&obb, &frame, LEAF_BIT | k as u32);
-                packed.set_sphere(&Sphere::enclosing(t, &obb), &frame);
-                write(slots, i, &packed);
-                let (lo, hi) = (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]));
-                finished.push(Bounds { obb, lo, hi });
-                continue;
-            }
-            let c = payload;
-            if !expanded {
-                walk.extend([(i as u32, true), (c + 1, false), (c, false)]);
-                continue;
-            }
-            // The children's bounds, the last two finished, read in place (not popped: they
-            // are 336 bytes, and copies were a fair part of the walk's time).
-            let two = finished.len().checked_sub(2).expect("the children's bounds");
-            let children: &[Bounds; 2] = finished[two..].try_into().expect("two bounds");
-            // The built axes (boxes of the children's bounds on them) or the coordinate axes
-            // (the children's exact axis-aligned bounds), whichever box is smaller: a node
-            // whose built axes no longer fit its vertices turns axis-aligned, which refits
-            // exactly from then on (until a rebuild).
-            let reach = reach(children);
-            let aligned = aligned_box(children, reach, magnitude);
-            // A node already on the coordinate axes (most of a draped cloth's after a frame or
-            // two) has no other box to try: its oriented box would be the aligned one again.
-            let obb = if on_coordinate_axes(&slots[slot], lane) {
-                aligned
-            } else {
-                let oriented = enclosing_box(&stored_axes(&slots[slot], lane), children, reach, magnitude);
-                // (Chosen by index, not by a branch: which box wins is data, not habit.)
-                *[&oriented, &aligned][usize::from(surface(&aligned) < surface(&oriented))]
-            };
-            let mut packed = CollideNode::with_box(&obb, &frame, c);
-            cost += inner_area(&packed.half);
-            let child_pair = &slots[slot_of(c as usize).0];
-            let (centre, err, radius) =
-                smaller(enclosing_sphere(child_pair), sphere_about(&obb.center, child_pair, children, &frame));
-            packed.set_packed_sphere(&centre, err, radius);
+    // One pass for the frame and the magnitude (they depend on the corners' bounding box
+    // only, as in `Model::from_packed`).
+    let (lo, hi) = corner_bounds(triangles);
+    let frame = PackedFrame::around([lo, hi].into_iter());
+    tree.frame = frame;
+    let magnitude = lo.amax().max(hi.amax());
+    let slots = &mut tree.slots;
+    // Post-order walk: `finished` holds the bounds of finished nodes whose parents are not
+    // finished, in order. (Children are numbered after their parent but not in an order a
+    // reverse pass over the indices could finish with a stack: a node's right sibling gets
+    // its children's indices after the node's whole subtree.)
+    let mut walk: Vec<(u32, bool)> = Vec::with_capacity(64);
+    walk.push((0, false));
+    let mut finished: Vec<Bounds> = Vec::with_capacity(64);
+    let mut cost = 0.0;
+    while let Some((i, expanded)) = walk.pop() {
+        let i = i as usize;
+        let (slot, lane) = slot_of(i);
+        let payload = slots[slot].payload[lane];
+        if payload & LEAF_BIT != 0 {
+            let k = (payload & !LEAF_BIT) as usize;
+            let t = &triangles[k];
+            // The build's box (`fit_node`'s), without its swept-sphere rectangle: on the
+            // triangle's own axes the box is flat, so the rectangle fitted there is the
+            // box's cross-section (which `with_box` stores) but for the rounding, and
+            // `set_rect` grows it by more than that (1e-6 of its lengths against about 1e-7
+            // of the box's): the fit and its check were a sixth of the refit's time.
+            let corners = t.iter().copied();
+            let obb = Obb::fit(&leaf_frame(t), corners.clone(), fit_margin(corners));
+            let mut packed = CollideNode::with_box(&obb, &frame, LEAF_BIT | k as u32);
+            packed.set_sphere(&Sphere::enclosing(t, &obb), &frame);
             write(slots, i, &packed);
-            let (lo, hi) = (children[0].lo.inf(&children[1].lo), children[0].hi.sup(&children[1].hi));
-            finished.truncate(two);
+            let (lo, hi) = (t[0].inf(&t[1]).inf(&t[2]), t[0].sup(&t[1]).sup(&t[2]));
             finished.push(Bounds { obb, lo, hi });
+            continue;
         }
-        Refitted { cost: cost_ratio(cost, &lo, &hi, &frame), magnitude }
+        let c = payload;
+        if !expanded {
+            walk.extend([(i as u32, true), (c + 1, false), (c, false)]);
+            continue;
+        }
+        // The children's bounds, the last two finished, read in place (not popped: they
+        // are 336 bytes, and copies were a fair part of the walk's time).
+        let two = finished.len().checked_sub(2).expect("the children's bounds");
+        let children: &[Bounds; 2] = finished[two..].try_into().expect("two bounds");
+        // The built axes (boxes of the children's bounds on them) or the coordinate axes
+        // (the children's exact axis-aligned bounds), whichever box is smaller: a node
+        // whose built axes no longer fit its vertices turns axis-aligned, which refits
+        // exactly from then on (until a rebuild).
+        let reach = reach(children);
+        let aligned = aligned_box(children, reach, magnitude);
+        // A node already on the coordinate axes (most of a draped cloth's after a frame or
+        // two) has no other box to try: its oriented box would be the aligned one again.
+        let obb = if on_coordinate_axes(&slots[slot], lane) {
+            aligned
+        } else {
+            let oriented = enclosing_box(&stored_axes(&slots[slot], lane), children, reach, magnitude);
+            // (Chosen by index, not by a branch: which box wins is data, not habit.)
+            *[&oriented, &aligned][usize::from(surface(&aligned) < surface(&oriented))]
+        };
+        let mut packed = CollideNode::with_box(&obb, &frame, c);
+        cost += inner_area(&packed.half);
+        let child_pair = &slots[slot_of(c as usize).0];
+        let (centre, err, radius) =
+            smaller(enclosing_sphere(child_pair), sphere_about(&obb.center, child_pair, children, &frame));
+        packed.set_packed_sphere(&centre, err, radius);
+        write(slots, i, &packed);
+        let (lo, hi) = (children[0].lo.inf(&children[1].lo), children[0].hi.sup(&children[1].hi));
+        finished.truncate(two);
+        finished.push(Bounds { obb, lo, hi });
     }
-}
-
-/// The bounding box of the triangles' corners.
-fn corner_bounds(triangles: &[Triangle]) -> (Vec3, Vec3) {
-    let (mut lo, mut hi) = (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY));
-    for p in triangles.iter().flatten() {
-        lo = lo.inf(p);
-        hi = hi.sup(p);
-    }
-    (lo, hi)
+    Refitted { cost: cost_ratio(cost, &lo, &hi, &frame), magnitude }
 }
 
 /// An inner node's term of the tree cost: its stored box's surface area (packed units).
