@@ -266,17 +266,7 @@ pub(crate) fn collide_placed(
         // The roots are leaves: the exact triangle test is the whole query (a box test could
         // only repeat its answer).
         result.tri_tests = 1;
-        if triangles_intersect(&a.triangles()[0], &transform(&b.triangles()[0], &rel)) {
-            let (ida, idb) = (a.ids()[0], b.ids()[0]);
-            result.pairs.push(if swapped {
-                ContactPair { id1: idb, id2: ida }
-            } else {
-                ContactPair { id1: ida, id2: idb }
-            });
-            if request.geometry {
-                result.hits.push((0, 0));
-            }
-        }
+        LeafTests::new(a, b, &rel, swapped, request.geometry).test(0, 0, &mut result.pairs, &mut result.hits);
     } else if (a.is_kdop() || b.is_kdop()) && rel.is_translation() {
         // (A model without the option gets k-DOPs of its own, once.)
         let (da, db) = (a.kdop_tree_for_collide(), b.kdop_tree_for_collide());
@@ -352,7 +342,7 @@ fn traverse<const TEST: u8>(
     if pair_disjoint::<TEST>(&Both(&sa[0]), &Both(&placed[0]), margins) & 1 == 0 {
         pending.push(Pending { ia: 0, ib: 0, placed: 0 });
     }
-    let mut last_b = (usize::MAX, [Vec3::zeros(); 3]);
+    let mut leaves = LeafTests::new(a, b, rel, swapped, record_hits);
     while let Some(Pending { ia, ib, placed: p }) = pending.pop() {
         let (slot_a, lane_a) = slot_of(ia as usize);
         let (slot_b, lane_b) = slot_of(ib as usize);
@@ -363,23 +353,8 @@ fn traverse<const TEST: u8>(
             (true, true) => {
                 result.tri_tests += 1;
                 let (ta, tb) = (na.triangle(lane_a), nb.triangle(lane_b));
-                // b's triangle is often met again right after (against a's sibling leaf).
-                if tb != last_b.0 {
-                    last_b = (tb, transform(&b.triangles()[tb], rel));
-                }
-                if triangles_intersect(&a.triangles()[ta], &last_b.1) {
-                    let (ida, idb) = (a.ids()[ta], b.ids()[tb]);
-                    result.pairs.push(if swapped {
-                        ContactPair { id1: idb, id2: ida }
-                    } else {
-                        ContactPair { id1: ida, id2: idb }
-                    });
-                    if record_hits {
-                        result.hits.push((ta as u32, tb as u32));
-                    }
-                    if first_contact {
-                        break;
-                    }
+                if leaves.test(ta, tb, &mut result.pairs, &mut result.hits) && first_contact {
+                    break;
                 }
                 continue;
             }
@@ -410,27 +385,53 @@ fn traverse_dops(
 ) {
     let at = DopShift::translation(&rel.translation, a.magnitude().max(b.magnitude()));
     let mut stack = std::mem::take(&mut result.stacks.dops);
-    let (ta_all, tb_all, ids_a, ids_b) = (a.triangles(), b.triangles(), a.ids(), b.ids());
     let (pairs, hits) = (&mut result.pairs, &mut result.hits);
     let mut tri_tests = 0u64;
-    let mut last_b = (usize::MAX, [Vec3::zeros(); 3]);
+    let mut leaves = LeafTests::new(a, b, rel, swapped, request.geometry);
     result.bv_tests = da.pairs(db, &at, &mut stack, |DopHit { ta, tb }| {
         tri_tests += 1;
-        if tb != last_b.0 {
-            last_b = (tb, transform(&tb_all[tb], rel));
-        }
-        if !triangles_intersect(&ta_all[ta], &last_b.1) {
-            return false;
-        }
-        let (ida, idb) = (ids_a[ta], ids_b[tb]);
-        pairs.push(if swapped { ContactPair { id1: idb, id2: ida } } else { ContactPair { id1: ida, id2: idb } });
-        if request.geometry {
-            hits.push((ta as u32, tb as u32));
-        }
-        request.first_contact
+        leaves.test(ta, tb, pairs, hits) && request.first_contact
     });
     result.tri_tests = tri_tests;
     result.stacks.dops = stack;
+}
+
+/// The leaf-pair step every collide traversal shares: the exact test of a's triangle against
+/// b's placed by `rel`, a hit recorded in the caller's model order.
+struct LeafTests<'m> {
+    a: &'m Model,
+    b: &'m Model,
+    rel: &'m Relative,
+    /// `a` is the caller's model 2.
+    swapped: bool,
+    /// Keep each hit's leaf-order triangles for the geometry pass.
+    record_hits: bool,
+    /// b's last placed triangle: it is often met again right after (against a's sibling leaf).
+    last_b: (usize, Triangle),
+}
+
+impl<'m> LeafTests<'m> {
+    fn new(a: &'m Model, b: &'m Model, rel: &'m Relative, swapped: bool, record_hits: bool) -> LeafTests<'m> {
+        LeafTests { a, b, rel, swapped, record_hits, last_b: (usize::MAX, [Vec3::zeros(); 3]) }
+    }
+
+    /// Tests a's triangle `ta` against b's `tb` (leaf order); on a hit pushes the pair to
+    /// `pairs` (and the triangles to `hits` when recording). Returns whether they intersect.
+    #[inline(always)]
+    fn test(&mut self, ta: usize, tb: usize, pairs: &mut Vec<ContactPair>, hits: &mut Vec<(u32, u32)>) -> bool {
+        if tb != self.last_b.0 {
+            self.last_b = (tb, transform(&self.b.triangles()[tb], self.rel));
+        }
+        if !triangles_intersect(&self.a.triangles()[ta], &self.last_b.1) {
+            return false;
+        }
+        let (ida, idb) = (self.a.ids()[ta], self.b.ids()[tb]);
+        pairs.push(if self.swapped { ContactPair { id1: idb, id2: ida } } else { ContactPair { id1: ida, id2: idb } });
+        if self.record_hits {
+            hits.push((ta as u32, tb as u32));
+        }
+        true
+    }
 }
 
 #[inline]

@@ -101,25 +101,28 @@ pub fn self_collide(model: &Model, request: &CollideRequest, result: &mut Collid
 /// [`traverse`] on a k-DOP model: its k-DOP tree prunes (whatever box test was asked for), the
 /// same adjacency rule and exact triangle test decide.
 fn traverse_dops(model: &Model, dops: &DopTree, first_contact: bool, result: &mut CollideResult) {
-    let (triangles, ids, faces) = (model.triangles(), model.ids(), model.faces());
     let mut tri_tests = 0u64;
     let pairs = &mut result.pairs;
     let mut stack = Vec::new();
     result.bv_tests = dops.self_pairs(&mut stack, |DopHit { ta, tb }| {
         tri_tests += 1;
-        let (a, b) = (&triangles[ta], &triangles[tb]);
-        let adjacent = match faces {
-            Some(f) => share_an_index(&f[ta], &f[tb]),
-            None => share_a_vertex(a, b),
-        };
-        if adjacent || !triangles_intersect(a, b) {
-            return false;
-        }
-        let (ida, idb) = (ids[ta], ids[tb]);
-        pairs.push(ContactPair { id1: ida.min(idb), id2: ida.max(idb) });
-        first_contact
+        test_leaf_pair(model, ta, tb, pairs) && first_contact
     });
     result.tri_tests = tri_tests;
+}
+
+/// The leaf-pair step of both traversals: triangles `ta` and `tb` (leaf order), unless
+/// adjacent, by the exact test; a hit is pushed to `pairs` (smaller id first). Returns whether
+/// it was one.
+#[inline(always)]
+fn test_leaf_pair(model: &Model, ta: usize, tb: usize, pairs: &mut Vec<ContactPair>) -> bool {
+    // (Adjacency first: adjacent triangles always pass the exact test, by its slowest paths.)
+    if adjacent(model, ta, tb) || !triangles_intersect(&model.triangles()[ta], &model.triangles()[tb]) {
+        return false;
+    }
+    let (ida, idb) = (model.ids()[ta], model.ids()[tb]);
+    pairs.push(ContactPair { id1: ida.min(idb), id2: ida.max(idb) });
+    true
 }
 
 #[inline(never)]
@@ -136,7 +139,6 @@ fn traverse<const TEST: u8>(model: &Model, first_contact: bool, result: &mut Col
     let margins = if m <= 1e290 { Margins::new(&identity, slack) } else { Margins::no_pruning(slack) };
     let margins = &margins;
     let slots = model.collide_slots();
-    let (triangles, ids, faces) = (model.triangles(), model.ids(), model.faces());
     // Inner nodes whose own subtree is still to be searched for pairs.
     let mut selves: Vec<u32> = vec![0];
     let mut pending: Vec<Pending> = Vec::new();
@@ -169,17 +171,8 @@ fn traverse<const TEST: u8>(model: &Model, first_contact: bool, result: &mut Col
                 (true, true) => {
                     tri_tests += 1;
                     let (ta, tb) = (na.triangle(lane_a), nb.triangle(lane_b));
-                    let (a, b) = (&triangles[ta], &triangles[tb]);
-                    let adjacent = match faces {
-                        Some(f) => share_an_index(&f[ta], &f[tb]),
-                        None => share_a_vertex(a, b),
-                    };
-                    if !adjacent && triangles_intersect(a, b) {
-                        let (ida, idb) = (ids[ta], ids[tb]);
-                        result.pairs.push(ContactPair { id1: ida.min(idb), id2: ida.max(idb) });
-                        if first_contact {
-                            break 'nodes;
-                        }
+                    if test_leaf_pair(model, ta, tb, &mut result.pairs) && first_contact {
+                        break 'nodes;
                     }
                     continue;
                 }
