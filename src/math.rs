@@ -79,6 +79,12 @@ pub fn length(v: &Vec3) -> f64 {
     if m > 0.0 && m.is_finite() { m * (v / m).norm() } else { m }
 }
 
+/// Surface area of a box with edge lengths `e`.
+#[inline]
+pub(crate) fn box_surface(e: &Vec3) -> f64 {
+    2.0 * (e.x * e.y + e.y * e.z + e.z * e.x)
+}
+
 /// True when all nine coordinates of a triangle are finite.
 pub fn triangle_is_finite(t: &Triangle) -> bool {
     t.iter().all(|p| p.iter().all(|v| v.is_finite()))

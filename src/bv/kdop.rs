@@ -102,8 +102,7 @@ impl Dop {
 
     /// Surface area of the axis-aligned box (the first three slabs).
     fn box_surface(&self) -> f64 {
-        let e = [self.hi[0] - self.lo[0], self.hi[1] - self.lo[1], self.hi[2] - self.lo[2]];
-        2.0 * (e[0] * e[1] + e[1] * e[2] + e[2] * e[0])
+        crate::math::box_surface(&Vec3::new(self.hi[0] - self.lo[0], self.hi[1] - self.lo[1], self.hi[2] - self.lo[2]))
     }
 }
 

@@ -40,7 +40,7 @@ use crate::bv::Obb;
 use crate::bv::kdop::DopTree;
 use crate::bv::obb::{CollideNode, NodePair, PackedFrame};
 use crate::bv::sphere::Sphere;
-use crate::math::{Mat3, Triangle, Vec3};
+use crate::math::{Mat3, Triangle, Vec3, box_surface};
 
 /// The default [`Model::rebuild_threshold`]: an update rebuilds the tree when its
 /// [degradation](RefitReport::degradation) exceeds this.
@@ -448,10 +448,7 @@ impl Model {
     /// benchmark compares it with [`Model::tree_cost`]); any model, linear time.
     pub fn aabb_tree_cost(&self) -> f64 {
         let unit = self.packed_frame().unit;
-        let area = |lo: &Vec3, hi: &Vec3| {
-            let e = (hi - lo) / unit;
-            2.0 * (e.x * e.y + e.y * e.z + e.z * e.x)
-        };
+        let area = |lo: &Vec3, hi: &Vec3| box_surface(&((hi - lo) / unit));
         let mut sum = 0.0;
         let mut walk: Vec<(u32, bool)> = vec![(0, false)];
         let mut finished: Vec<(Vec3, Vec3)> = Vec::new();
@@ -596,9 +593,7 @@ fn inner_area(h: &[f32; 3]) -> f64 {
 /// The tree cost: the summed inner-node surface `sum` over the surface of the box `lo..hi`
 /// (both in the packed units of `frame`).
 fn cost_ratio(sum: f64, lo: &Vec3, hi: &Vec3, frame: &PackedFrame) -> f64 {
-    let e = (hi - lo) / frame.unit;
-    let area = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
-    sum / area.max(1e-12)
+    sum / box_surface(&((hi - lo) / frame.unit)).max(1e-12)
 }
 
 /// What the refit knows of a finished node: its box (model frame), and the exact
