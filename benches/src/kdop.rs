@@ -59,18 +59,19 @@ struct SceneRun {
     load: String,
 }
 
-/// The median over `repeats` runs of `f` on a fresh copy of `model` each (the copy untimed),
-/// in ms.
-fn time_on_copy_ms(repeats: usize, model: &Model, mut f: impl FnMut(&mut Model)) -> f64 {
-    let mut times: Vec<f64> = (0..repeats)
+/// The median over `repeats` runs of `run` on what `setup` makes afresh for each (untimed),
+/// in ms, and the last run's result.
+fn time_after_setup_ms<T, R>(repeats: usize, mut setup: impl FnMut() -> T, mut run: impl FnMut(T) -> R) -> (f64, R) {
+    let mut last = None;
+    let mut times: Vec<f64> = (0..repeats.max(1))
         .map(|_| {
-            let mut m = model.clone();
+            let input = setup();
             let start = Instant::now();
-            f(&mut m);
+            last = Some(run(input));
             start.elapsed().as_secs_f64() * 1e3
         })
         .collect();
-    median(&mut times)
+    (median(&mut times), last.expect("at least one run"))
 }
 
 /// The deforming mesh (`faces` over `frames`) against the still one (`other_vertices`,
@@ -113,36 +114,33 @@ fn run_scene(
     for (k, positions) in frames.iter().enumerate().skip(1) {
         let mut f = Frame::default();
         for (lane, m) in [&mut boxed, &mut kdop].into_iter().enumerate() {
-            f.update_ms[lane] = time_on_copy_ms(repeats, m, |c| {
-                c.update_vertices(positions).expect("update");
-            });
+            f.update_ms[lane] = time_after_setup_ms(
+                repeats,
+                || m.clone(),
+                |mut c| {
+                    c.update_vertices(positions).expect("update");
+                },
+            )
+            .0;
             m.update_vertices(positions).expect("update");
         }
         let tris = triangles(positions, faces);
-        let mut times = Vec::new();
-        let mut fresh = None;
-        for _ in 0..repeats {
-            let t = tris.clone();
-            let start = Instant::now();
-            fresh = Some(Model::new(t, ids.clone()).expect("build"));
-            times.push(start.elapsed().as_secs_f64() * 1e3);
-        }
-        f.build_ms = median(&mut times);
-        let fresh = fresh.expect("a build");
+        let (build_ms, fresh) =
+            time_after_setup_ms(repeats, || tris.clone(), |t| Model::new(t, ids.clone()).expect("build"));
+        f.build_ms = build_ms;
 
         // The first distance after the update, on a copy updated anew (untimed) each run: a
         // copy takes a current box tree, so only a fresh update leaves (b)'s stale.
         for (lane, (m, o)) in [(&boxed, &other_box), (&kdop, &other_kdop)].into_iter().enumerate() {
-            let mut times: Vec<f64> = (0..repeats)
-                .map(|_| {
-                    let mut c = m.clone();
-                    c.update_vertices(positions).expect("update");
-                    let start = Instant::now();
-                    distance(&c, &identity, o, apart, &exact, None).expect("distance");
-                    start.elapsed().as_secs_f64() * 1e6
-                })
-                .collect();
-            f.first_distance_us[lane] = median(&mut times);
+            let updated_copy = || {
+                let mut c = m.clone();
+                c.update_vertices(positions).expect("update");
+                c
+            };
+            let (ms, _) = time_after_setup_ms(repeats, updated_copy, |c| {
+                distance(&c, &identity, o, apart, &exact, None).expect("distance");
+            });
+            f.first_distance_us[lane] = 1e3 * ms;
         }
 
         let mut answers = Vec::new();
