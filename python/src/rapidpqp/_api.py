@@ -1663,12 +1663,7 @@ def collide(
         status = LIB.rpq_collide(h1, b1, h2, b2, req, res)
     if status:
         _fail(status, "collide")
-    k = LIB.rpq_collide_result_num_pairs(res)
-    pairs = np.empty((k, 2), dtype=np.int32)
-    if k:
-        ctypes.memmove(pairs.ctypes.data, LIB.rpq_collide_result_pairs(res), 8 * k)
-    LIB.rpq_collide_result_counts(res, *st.counts_ptrs)
-    bv, tri = st.counts.tolist()
+    pairs, bv, tri = _read_collide_result(res)
     if geometry:
         from ._contact import CollideGeometryResult, _pair_geometry
 
@@ -1707,13 +1702,20 @@ def self_collide(model: ModelLike, first_contact: bool = False, *, box_test: str
     status = LIB.rpq_self_collide(h, _collide_request(first_contact, box_test, "model1"), res)
     if status:
         _fail(status, "self_collide")
+    return CollideResult(*_read_collide_result(res))
+
+
+def _read_collide_result(res: int) -> Tuple[np.ndarray, int, int]:
+    """The pairs (K, 2) and the counts (box tests, triangle tests) a collide or self-collide
+    call left in the result handle `res`."""
     k = LIB.rpq_collide_result_num_pairs(res)
     pairs = np.empty((k, 2), dtype=np.int32)
     if k:
         ctypes.memmove(pairs.ctypes.data, LIB.rpq_collide_result_pairs(res), 8 * k)
+    st = _STATE
     LIB.rpq_collide_result_counts(res, *st.counts_ptrs)
     bv, tri = st.counts.tolist()
-    return CollideResult(pairs, bv, tri)
+    return pairs, int(bv), int(tri)
 
 
 def _solid_collide(model1: ModelLike, pose1: PoseLike, model2: ModelLike, pose2: PoseLike) -> SolidCollideResult:
