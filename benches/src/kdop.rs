@@ -60,15 +60,18 @@ struct SceneRun {
 }
 
 /// The median over `repeats` runs of `run` on what `setup` makes afresh for each (untimed),
-/// in ms, and the last run's result.
+/// in ms, and the last run's result. Results are dropped outside the timing: `run` should
+/// return what it consumed (a model's drop frees tens of megabytes).
 fn time_after_setup_ms<T, R>(repeats: usize, mut setup: impl FnMut() -> T, mut run: impl FnMut(T) -> R) -> (f64, R) {
     let mut last = None;
     let mut times: Vec<f64> = (0..repeats.max(1))
         .map(|_| {
             let input = setup();
             let start = Instant::now();
-            last = Some(run(input));
-            start.elapsed().as_secs_f64() * 1e3
+            let out = run(input);
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            last = Some(out);
+            ms
         })
         .collect();
     (median(&mut times), last.expect("at least one run"))
@@ -119,6 +122,7 @@ fn run_scene(
                 || m.clone(),
                 |mut c| {
                     c.update_vertices(positions).expect("update");
+                    c
                 },
             )
             .0;
@@ -139,6 +143,7 @@ fn run_scene(
             };
             let (ms, _) = time_after_setup_ms(repeats, updated_copy, |c| {
                 distance(&c, &identity, o, apart, &exact, None).expect("distance");
+                c
             });
             f.first_distance_us[lane] = 1e3 * ms;
         }
