@@ -64,7 +64,8 @@ pub fn header(command: &str) {
     say!("- load average at the start: {}", load_average());
     say!(
         "\nTimes are medians of repeated sweeps over all poses, one thread. On a shared machine absolute \
-         figures drift (ORIGINALS.md: up to 1.5×); compare ratios taken in one run."
+         figures drift by 1.5× and more between runs: compare ratios taken in one run (the legacy tables \
+         run ours and the originals alternately for that)."
     );
 }
 
