@@ -710,7 +710,7 @@ pub fn preamble(settings: Settings, originals: &Result<std::path::PathBuf, Strin
         settings.min_pass_ms
     );
     match originals {
-        Ok(exe) => say!("\nOriginals: measured ({}).", exe.display()),
+        Ok(exe) => say!("\nOriginals: measured (`{}`).", crate::report::shown(exe)),
         Err(why) => say!("\n{why}."),
     }
     if let Some(warning) = crate::harness::stale_library_warning() {
@@ -925,7 +925,7 @@ pub fn calls_table(rows: &[Row], settings: Settings, csv: &mut String) {
             r.fcl.as_ref().map_or("—".into(), |(s, _)| ns(s)),
         );
     }
-    let exe = |library| crate::harness::legacy_executable(library).map_or("—".into(), |p| p.display().to_string());
+    let exe = |library| crate::harness::legacy_executable(library).map_or("—".into(), |p| crate::report::shown(&p));
     say!(
         "\nTo profile one entry point of either library (the harness takes its passes on stdin):\n\n```sh\n\
          echo 'pass PQP_distance 20000' | valgrind --tool=callgrind {} serve fixture tests/data/conformance/single\n\

@@ -27,6 +27,11 @@ pub fn root() -> PathBuf {
     root.canonicalize().unwrap_or(root)
 }
 
+/// A path as the report shows it: from the repository root when it lies under it.
+pub fn shown(path: &Path) -> String {
+    path.strip_prefix(root()).unwrap_or(path).display().to_string()
+}
+
 /// `RAPIDPQP_MACHINE`, else `<arch>-<cores>core`: the results folder's name.
 pub fn machine_name() -> String {
     std::env::var("RAPIDPQP_MACHINE").unwrap_or_else(|_| {
