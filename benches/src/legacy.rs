@@ -857,7 +857,7 @@ pub fn summary(rows: &[Row]) {
                 r.query.label(),
                 a.checked - a.agree,
                 a.checked,
-                if r.ours.record.is_some() { " (ours agrees with the record everywhere)" } else { "" }
+                if r.ours.record.is_some_and(Agreement::ok) { " (ours agrees with the record everywhere)" } else { "" }
             );
         }
     }
