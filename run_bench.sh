@@ -2,11 +2,13 @@
 # Runs the benchmark program (benches/, its own cargo package): installs FCL (Debian's
 # libfcl-dev) when it can, builds the C library as install.sh does
 # (`cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib`:
-# target/release/librapidpqp.a, which the benchmark's C harness links), then builds and runs
-# the benchmark. Arguments go to the benchmark; `--help` lists them (--quick, --full,
-# --case NAME, --legacy-only, --batch-only, --list). Tables go to stdout and
-# benches/results/<machine>/ (report.md and CSVs). For the solid scene it also makes the
-# Python venv of its trimesh peer (scripts/bench_venv.sh) when PyPI is reachable.
+# target/release/librapidpqp.so, which the benchmark's C harnesses link; the legacy one is
+# linked a second time with the originals' library, ../shared/reference/originals, when it is
+# there), then builds and runs the benchmark. Arguments go to the benchmark; `--help` lists
+# them (--quick, --full, --case NAME, --legacy-only, --originals, --batch-only, --list).
+# Tables go to stdout and benches/results/<machine>/ (report.md and CSVs). For the solid scene
+# it also makes the Python venv of its trimesh peer (scripts/bench_venv.sh) when PyPI is
+# reachable.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -17,7 +19,8 @@ case " $* " in
         echo "run_bench.sh: FCL could not be installed; the benchmark runs without it" >&2
     fi
     # trimesh, the solid scene's Python peer: only when that scene may run.
-    if [[ " $* " != *" --case "* || " $* " == *solid* ]] && ! scripts/bench_venv.sh; then
+    if [[ (" $* " != *" --case "* && " $* " != *" --legacy-only "* && " $* " != *" --originals "*) ||
+        " $* " == *solid* ]] && ! scripts/bench_venv.sh; then
         echo "run_bench.sh: no trimesh venv (PyPI unreachable?); the solid scene runs without trimesh" >&2
     fi
     cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib

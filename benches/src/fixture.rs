@@ -1,11 +1,10 @@
 //! The data the benchmark reads: the conformance cases of `tests/data/conformance` (format in
-//! FORMAT.md there: the two meshes, the poses, the originals' recorded answers) and the
-//! bundled meshes of `meshes/`.
+//! FORMAT.md there: the two meshes, the poses, the originals' recorded answers, which the C
+//! harness checks) and the bundled meshes (`meshes/`, `../shared/meshes`).
 
 use std::path::{Path, PathBuf};
 
 use rapidpqp::io::load_obj;
-use rapidpqp::query::ContactPair;
 use rapidpqp::{Placement, Triangle};
 
 use crate::report::root;
@@ -25,38 +24,6 @@ pub struct Case {
     pub poses: Vec<Pose>,
 }
 
-// The records keep what checking answers needs; the work counts are read by the C harness.
-
-/// One line of a recorded collide file: return code and the pairs (sorted).
-pub struct ContactRecord {
-    pub rc: i32,
-    pub pairs: Vec<ContactPair>,
-}
-
-/// One line of `pqp_distance.txt`.
-pub struct DistanceRecord {
-    pub rc: i32,
-    pub distance: f64,
-}
-
-/// One line of `pqp_tolerance.txt`.
-pub struct ToleranceRecord {
-    pub pose: usize,
-    pub tolerance: f64,
-    pub rc: i32,
-    pub closer: bool,
-}
-
-/// Everything the originals answered on a case.
-pub struct Records {
-    pub rapid_all: Vec<ContactRecord>,
-    pub rapid_first: Vec<ContactRecord>,
-    pub pqp_all: Vec<ContactRecord>,
-    pub pqp_first: Vec<ContactRecord>,
-    pub distances: Vec<DistanceRecord>,
-    pub tolerances: Vec<ToleranceRecord>,
-}
-
 impl Case {
     pub fn load(name: &str) -> Case {
         let dir = case_dir(name);
@@ -64,75 +31,27 @@ impl Case {
         Case { name: name.to_string(), a: mesh("a.obj"), b: mesh("b.obj"), poses: poses(name) }
     }
 
-    /// Half the diagonal of the larger model's bounding box: distances agree within 1e-12 of
-    /// it (FORMAT.md).
-    pub fn size(&self) -> f64 {
-        let half_diagonal = |tris: &[Triangle]| {
-            let (lo, hi) =
-                tris.iter().flatten().fold(([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]), |(mut lo, mut hi), p| {
-                    for c in 0..3 {
-                        lo[c] = lo[c].min(p[c]);
-                        hi[c] = hi[c].max(p[c]);
-                    }
-                    (lo, hi)
-                });
-            0.5 * (0..3).map(|c| (hi[c] - lo[c]).powi(2)).sum::<f64>().sqrt()
-        };
-        half_diagonal(&self.a).max(half_diagonal(&self.b))
-    }
-
-    pub fn records(&self) -> Records {
-        let dir = case_dir(&self.name);
-        let contacts = |file: &str| -> Vec<ContactRecord> {
-            number_lines(&dir.join(file))
-                .into_iter()
-                .map(|v| ContactRecord {
-                    rc: v[0] as i32,
-                    pairs: {
-                        let mut pairs: Vec<ContactPair> = v[4..]
-                            .chunks_exact(2)
-                            .map(|c| ContactPair { id1: c[0] as i32, id2: c[1] as i32 })
-                            .collect();
-                        pairs.sort_unstable();
-                        pairs
-                    },
-                })
-                .collect()
-        };
-        let distances = number_lines(&dir.join("pqp_distance.txt"))
-            .into_iter()
-            .map(|v| DistanceRecord { rc: v[0] as i32, distance: v[1] })
-            .collect();
-        let tolerances = number_lines(&dir.join("pqp_tolerance.txt"))
-            .into_iter()
-            .map(|v| ToleranceRecord { pose: v[0] as usize, tolerance: v[1], rc: v[2] as i32, closer: v[3] != 0.0 })
-            .collect();
-        Records {
-            rapid_all: contacts("rapid_all.txt"),
-            rapid_first: contacts("rapid_first.txt"),
-            pqp_all: contacts("pqp_collide_all.txt"),
-            pqp_first: contacts("pqp_collide_first.txt"),
-            distances,
-            tolerances,
-        }
+    /// The PQP_Tolerance queries of `pqp_tolerance.txt`: pose and tolerance, a line each.
+    pub fn tolerance_queries(&self) -> Vec<(usize, f64)> {
+        number_lines(&case_dir(&self.name).join("pqp_tolerance.txt")).iter().map(|v| (v[0] as usize, v[1])).collect()
     }
 }
 
 /// The poses of a case (`poses.txt`: R1, T1, s1, R2, T2, s2 a line).
 pub fn poses(case: &str) -> Vec<Pose> {
-    number_lines(&case_dir(case).join("poses.txt"))
-        .into_iter()
-        .map(|v| {
-            let p = |o: usize| {
-                Placement::from_rows(
-                    &[[v[o], v[o + 1], v[o + 2]], [v[o + 3], v[o + 4], v[o + 5]], [v[o + 6], v[o + 7], v[o + 8]]],
-                    &[v[o + 9], v[o + 10], v[o + 11]],
-                    v[o + 12],
-                )
-            };
-            (p(0), p(13))
-        })
-        .collect()
+    number_lines(&case_dir(case).join("poses.txt")).iter().map(|v| pose_of_line(v)).collect()
+}
+
+/// A pose from the 26 numbers of a `poses.txt` line.
+pub fn pose_of_line(v: &[f64]) -> Pose {
+    let p = |o: usize| {
+        Placement::from_rows(
+            &[[v[o], v[o + 1], v[o + 2]], [v[o + 3], v[o + 4], v[o + 5]], [v[o + 6], v[o + 7], v[o + 8]]],
+            &[v[o + 9], v[o + 10], v[o + 11]],
+            v[o + 12],
+        )
+    };
+    (p(0), p(13))
 }
 
 /// The numbers of each non-empty line of a file.
@@ -150,11 +69,27 @@ fn number_lines(path: &Path) -> Vec<Vec<f64>> {
 
 /// Every mesh of `meshes/`, by name.
 pub fn meshes() -> Vec<PathBuf> {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(root().join("meshes"))
-        .expect("meshes/")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "obj"))
-        .collect();
+    obj_files(&root().join("meshes"))
+}
+
+/// Every bundled mesh: `meshes/`, and those of `../shared/meshes` (when it is there) that
+/// `meshes/` has not the same bytes of.
+pub fn bundled_meshes() -> Vec<PathBuf> {
+    let mut all = meshes();
+    for shared in obj_files(&root().join("../shared/meshes")) {
+        let ours = root().join("meshes").join(shared.file_name().expect("a file"));
+        if std::fs::read(&ours).ok() != std::fs::read(&shared).ok() {
+            all.push(shared);
+        }
+    }
+    all
+}
+
+fn obj_files(dir: &Path) -> Vec<PathBuf> {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    names.retain(|p| p.extension().is_some_and(|x| x == "obj"));
     names.sort();
     names
 }

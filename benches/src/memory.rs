@@ -1,8 +1,10 @@
 //! Memory: how much the process grows while one model is built, in bytes per triangle, for
-//! every mesh of `meshes/` through each way in: the RAPID, PQP and native C APIs (the C
-//! harness) and the Rust API (this program). Each measurement runs in a fresh child process
-//! that reads the mesh into plain arrays first, then builds the model between two readings
-//! of `/proc/self/status` (VmRSS, and VmHWM reset just before: the peak during the build).
+//! every bundled mesh (`meshes/` and `../shared/meshes`) through each way in: the RAPID and PQP
+//! C entry points of ours and of the originals (the legacy C harness linked with each library),
+//! the native C API (the native harness) and the Rust API (this program). Each measurement runs
+//! in a fresh child process that reads the mesh into plain arrays first, then builds the model
+//! between two readings of `/proc/self/status` (VmRSS, and VmHWM reset just before: the peak
+//! during the build).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -11,14 +13,38 @@ use std::process::Command;
 use rapidpqp::Model;
 use rapidpqp::io::load_obj;
 
-use crate::harness::Line;
-use crate::originals::{
-    BYTES_PER_TRIANGLE_TARGET, PQP_BYTES_PER_TRIANGLE, PQP_MEMUSAGE_BYTES_PER_TRIANGLE, RAPID_BYTES_PER_TRIANGLE,
-    RAPIDPQP_THEN_BYTES_PER_TRIANGLE, RAPIDPQP_THEN_MEMUSAGE_BYTES_PER_TRIANGLE,
-};
+use crate::harness::{Library, Line};
 
-/// The ways in, as the C harness names them, and `rust` for this program.
-const APIS: [&str; 4] = ["rapid", "pqp", "native", "rust"];
+/// Issue 24's target: at most this many bytes a triangle of process growth, every API.
+pub const BYTES_PER_TRIANGLE_TARGET: f64 = 200.0;
+
+/// A way in: the harness's API name and which program builds through it.
+#[derive(Clone, Copy, PartialEq)]
+enum Way {
+    Legacy(&'static str, Library),
+    Native,
+    Rust,
+}
+
+const WAYS: [Way; 6] = [
+    Way::Legacy("rapid", Library::Originals),
+    Way::Legacy("rapid", Library::Ours),
+    Way::Legacy("pqp", Library::Originals),
+    Way::Legacy("pqp", Library::Ours),
+    Way::Native,
+    Way::Rust,
+];
+
+impl Way {
+    fn name(self) -> String {
+        match self {
+            Way::Legacy(api, Library::Ours) => format!("{api}_ours"),
+            Way::Legacy(api, Library::Originals) => format!("{api}_originals"),
+            Way::Native => "native".into(),
+            Way::Rust => "rust".into(),
+        }
+    }
+}
 
 /// The hidden command line of the Rust API's child process.
 pub const CHILD_FLAG: &str = "--memory-child";
@@ -50,11 +76,11 @@ impl Build {
 }
 
 /// The child process of the Rust API: `rapidpqp-bench --memory-child MESH` prints one
-/// `memory` line, as the C harness does.
+/// `memory` line, as the C harnesses do.
 pub fn child(mesh: &str) -> ! {
     let loaded = load_obj(mesh).unwrap_or_else(|e| panic!("{mesh}: {e}"));
-    // A one-triangle model first, as the C harness builds one: the library's first use is not
-    // the model's size.
+    // A one-triangle model first, as the C harnesses build one: the library's first use is
+    // not the model's size.
     drop(Model::from_indexed(&loaded.vertices, &loaded.faces[..1]).expect("model builds"));
     let peak_ok = reset_peak();
     let (rss0, peak0) = resident();
@@ -89,48 +115,50 @@ fn reset_peak() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
-fn measure(api: &str, mesh: &Path) -> Result<Build, String> {
+fn measure(way: Way, mesh: &Path) -> Result<Build, String> {
     let path = mesh.to_string_lossy();
-    let lines = if api == "rust" {
-        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-        let out = Command::new(exe).args([CHILD_FLAG, &path]).output().map_err(|e| e.to_string())?;
-        if !out.status.success() {
-            return Err(format!("{api} child failed: {}", String::from_utf8_lossy(&out.stderr)));
-        }
-        String::from_utf8_lossy(&out.stdout).lines().filter_map(Line::parse).collect()
-    } else {
-        let (lines, ok) = crate::harness::run(&["memory", api, &path])?;
-        if !ok {
-            return Err(format!("the C harness failed on {api} {path}"));
-        }
-        lines
+    let (exe, args) = match way {
+        Way::Rust => (std::env::current_exe().map_err(|e| e.to_string())?, vec![CHILD_FLAG, &*path]),
+        Way::Native => (crate::harness::native_executable()?, vec!["memory", "native", &*path]),
+        Way::Legacy(api, library) => (crate::harness::legacy_executable(library)?, vec!["memory", api, &*path]),
     };
-    lines.iter().find_map(Build::from_line).ok_or_else(|| format!("no memory line from {api} on {path}"))
+    let (lines, ok) = crate::harness::run(&exe, &args)?;
+    if !ok {
+        return Err(format!("the {} child failed on {path}", way.name()));
+    }
+    lines.iter().find_map(Build::from_line).ok_or_else(|| format!("no memory line from {} on {path}", way.name()))
 }
 
-/// Measures and prints the table; returns its CSV. Failures are appended.
-pub fn run(failures: &mut Vec<String>) -> String {
-    say!("\n## Memory: one model build, bytes per triangle\n");
+/// Measures and prints the table; returns its CSV. Failures are appended. `originals`:
+/// whether the originals' harness is there.
+pub fn run(originals: bool, failures: &mut Vec<String>) -> String {
+    say!("\n## Memory: one model build, bytes per triangle, beside the originals\n");
     say!(
         "Process growth (VmRSS after − before) while one model is built in a fresh process, the mesh \
          already in plain arrays and a one-triangle model built and freed through the same API first (the \
-         library's first use, its code paged in and its handle table set up, is not the model's size); \
-         **peak**: the largest VmHWM growth during the build over the four ways in. \
-         Originals (ORIGINALS.md, bunny and dragon): RAPID {RAPID_BYTES_PER_TRIANGLE}, PQP \
-         {PQP_BYTES_PER_TRIANGLE} (its PQP_MemUsage {PQP_MEMUSAGE_BYTES_PER_TRIANGLE}); rapidpqp's \
-         AddTri path then {}–{} (PQP_MemUsage {RAPIDPQP_THEN_MEMUSAGE_BYTES_PER_TRIANGLE}). Target ≤ \
-         {BYTES_PER_TRIANGLE_TARGET}: cells above it are **bold**. The native C API is \
-         `rpq_model_build_indexed`; the Rust API `Model::from_indexed`; \"model's count\" is \
-         `Model::memory_bytes`.\n",
-        RAPIDPQP_THEN_BYTES_PER_TRIANGLE.0,
-        RAPIDPQP_THEN_BYTES_PER_TRIANGLE.1
+         library's first use, its code paged in and its handle table set up, is not the model's size). RAPID \
+         and PQP: `RAPID_AddTri` / `PQP_AddTri` through the legacy C harness linked with each library (**orig**: \
+         RAPID 2.01 / PQP 1.3, **ours**: rapidpqp), in the same run; PQP_MemUsage: what each library's \
+         `PQP_MemUsage(model, 0)` says; native C API: `rpq_model_build_indexed`; Rust API: `Model::from_indexed`; \
+         \"model's count\": `Model::memory_bytes`; **peak**: the largest VmHWM growth during our builds. Target: \
+         at most {BYTES_PER_TRIANGLE_TARGET} bytes (issue 24); our cells above it are **bold**. Every bundled \
+         mesh: `meshes/`, and {}.\n",
+        if !crate::report::root().join("../shared/meshes").is_dir() {
+            "no `../shared/meshes` (not there)"
+        } else if crate::fixture::bundled_meshes().len() > crate::fixture::meshes().len() {
+            "the meshes of `../shared/meshes` that differ from those (by path)"
+        } else {
+            "`../shared/meshes`, whose files are the same"
+        }
     );
-    say!("| mesh | triangles | RAPID API | PQP API | PQP_MemUsage | native C API | Rust API | model's count | peak |");
-    say!("|---|---|---|---|---|---|---|---|---|");
+    say!(
+        "| mesh | triangles | RAPID orig | RAPID ours | PQP orig | PQP ours | PQP_MemUsage orig | PQP_MemUsage ours | native C API | Rust API | model's count | peak |"
+    );
+    say!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut csv = String::from(
         "mesh,api,triangles,rss_growth_bytes,bytes_per_triangle,peak_growth_bytes,peak_bytes_per_triangle,reported_bytes,reported_bytes_per_triangle\n",
     );
-    let cell = |x: f64| {
+    let ours_cell = |x: f64| {
         if x.is_nan() {
             "—".to_string()
         } else if x > BYTES_PER_TRIANGLE_TARGET {
@@ -139,15 +167,25 @@ pub fn run(failures: &mut Vec<String>) -> String {
             format!("{x:.0}")
         }
     };
-    for mesh in crate::fixture::meshes() {
-        let name = mesh.file_name().unwrap().to_string_lossy().into_owned();
+    let plain = |x: f64| if x.is_nan() { "—".to_string() } else { format!("{x:.0}") };
+    for mesh in crate::fixture::bundled_meshes() {
+        let name = if mesh.starts_with(crate::report::root().join("meshes")) {
+            mesh.file_name().unwrap().to_string_lossy().into_owned()
+        } else {
+            mesh.display().to_string()
+        };
         let mut builds = Vec::new();
-        for api in APIS {
-            match measure(api, &mesh) {
+        for way in WAYS {
+            if !originals && matches!(way, Way::Legacy(_, Library::Originals)) {
+                builds.push(None);
+                continue;
+            }
+            match measure(way, &mesh) {
                 Ok(b) => {
                     let _ = writeln!(
                         csv,
-                        "{name},{api},{},{},{:.1},{},{:.1},{},{:.1}",
+                        "{name},{},{},{},{:.1},{},{:.1},{},{:.1}",
+                        way.name(),
                         b.triangles,
                         b.rss_growth,
                         b.per_triangle(b.rss_growth),
@@ -159,23 +197,31 @@ pub fn run(failures: &mut Vec<String>) -> String {
                     builds.push(Some(b));
                 }
                 Err(why) => {
-                    failures.push(format!("memory {name} {api}: {why}"));
+                    failures.push(format!("memory {name} {}: {why}", way.name()));
                     builds.push(None);
                 }
             }
         }
         let growth = |k: usize| builds[k].as_ref().map_or(f64::NAN, |b| b.per_triangle(b.rss_growth));
         let reported = |k: usize| builds[k].as_ref().map_or(f64::NAN, |b| b.per_triangle(b.reported));
-        let peak = builds.iter().flatten().map(|b| b.per_triangle(b.peak_growth)).fold(f64::NAN, f64::max);
+        let ours = [1, 3, 4, 5];
+        let peak = ours
+            .iter()
+            .filter_map(|&k| builds[k].as_ref())
+            .map(|b| b.per_triangle(b.peak_growth))
+            .fold(f64::NAN, f64::max);
         let triangles = builds.iter().flatten().next().map_or(0.0, |b| b.triangles);
         say!(
-            "| {name} | {triangles} | {} | {} | {} | {} | {} | {} | {peak:.0} |",
-            cell(growth(0)),
-            cell(growth(1)),
-            cell(reported(1)),
-            cell(growth(2)),
-            cell(growth(3)),
-            cell(reported(3))
+            "| {name} | {triangles} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {peak:.0} |",
+            plain(growth(0)),
+            ours_cell(growth(1)),
+            plain(growth(2)),
+            ours_cell(growth(3)),
+            plain(reported(2)),
+            ours_cell(reported(3)),
+            ours_cell(growth(4)),
+            ours_cell(growth(5)),
+            ours_cell(reported(5))
         );
     }
     csv

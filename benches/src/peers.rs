@@ -13,6 +13,16 @@ pub struct Answers {
     pub distances: Vec<f64>,
 }
 
+/// A peer's answer at one pose.
+pub enum PeerAnswer {
+    /// All contacts: the intersecting triangle pairs, sorted.
+    Pairs(Vec<ContactPair>),
+    /// First contact: whether the models intersect.
+    Colliding(bool),
+    /// The distance (FCL: negative when the models intersect).
+    Distance(f64),
+}
+
 /// The query a peer is timed on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PeerQuery {
@@ -92,7 +102,7 @@ pub mod fcl {
     use rapidpqp::query::ContactPair;
     use rapidpqp::{Placement, Triangle};
 
-    use super::{Answers, PeerQuery};
+    use super::{Answers, PeerAnswer, PeerQuery};
     use crate::timing::{Timing, time_passes};
 
     pub const AVAILABLE: bool = true;
@@ -238,6 +248,63 @@ pub mod fcl {
         unsafe { fcl_shim_distance(a.0, p1.0.as_ptr(), p1.1.as_ptr(), b.0, p2.0.as_ptr(), p2.1.as_ptr()) }
     }
 
+    /// Poses converted once for FCL.
+    pub struct Poses(Vec<FclPose>);
+
+    impl Poses {
+        pub fn new(poses: &[(Placement, Placement)]) -> Poses {
+            Poses(poses.iter().map(|(p1, p2)| (pose(p1), pose(p2))).collect())
+        }
+    }
+
+    /// `repeats` sweeps of `query` over all poses (the caller times them).
+    pub fn sweep(a: &Mesh, b: &Mesh, poses: &Poses, query: PeerQuery, repeats: usize) {
+        let max = if query == PeerQuery::CollideAll { ALL_CONTACTS } else { 1 };
+        let mut checksum = 0.0;
+        for _ in 0..repeats {
+            for p in &poses.0 {
+                checksum += match query {
+                    PeerQuery::Distance => distance(a, b, p),
+                    _ => collide(a, b, p, max, None) as f64,
+                };
+            }
+        }
+        std::hint::black_box(checksum);
+    }
+
+    impl Poses {
+        pub fn len(&self) -> usize {
+            self.0.len()
+        }
+    }
+
+    /// FCL's answer at each pose: the sorted contact pairs (all contacts; duplicates
+    /// removed, and counted in the second value), whether any (first contact), or the distance.
+    pub fn answers(a: &Mesh, b: &Mesh, poses: &Poses, query: PeerQuery) -> (Vec<PeerAnswer>, usize) {
+        let (mut buffer, mut dupes) = (Vec::new(), 0);
+        let answers = poses
+            .0
+            .iter()
+            .map(|p| match query {
+                PeerQuery::Distance => PeerAnswer::Distance(distance(a, b, p)),
+                PeerQuery::CollideFirst => PeerAnswer::Colliding(collide(a, b, p, 1, None) > 0),
+                PeerQuery::CollideAll => {
+                    let n = collide(a, b, p, ALL_CONTACTS, None);
+                    buffer.resize(2 * n, 0);
+                    collide(a, b, p, ALL_CONTACTS, Some(&mut buffer));
+                    let mut pairs: Vec<ContactPair> =
+                        buffer.chunks_exact(2).map(|c| ContactPair { id1: c[0], id2: c[1] }).collect();
+                    pairs.sort_unstable();
+                    let len = pairs.len();
+                    pairs.dedup();
+                    dupes += len - pairs.len();
+                    PeerAnswer::Pairs(pairs)
+                }
+            })
+            .collect();
+        (answers, dupes)
+    }
+
     /// µs per query over `repeats` sweeps, and the check of FCL's answers against ours ("ok",
     /// or what differs).
     pub fn time_and_check(
@@ -342,7 +409,7 @@ pub mod fcl {
 pub mod fcl {
     use rapidpqp::{Placement, Triangle};
 
-    use super::{Answers, PeerQuery};
+    use super::{Answers, PeerAnswer, PeerQuery};
     use crate::timing::Timing;
 
     pub const AVAILABLE: bool = false;
@@ -385,6 +452,28 @@ pub mod fcl {
         _: &Answers,
         _: usize,
     ) -> (Timing, String) {
+        unreachable!("no FCL model without FCL")
+    }
+
+    pub struct Poses;
+
+    impl Poses {
+        pub fn new(_: &[(Placement, Placement)]) -> Poses {
+            Poses
+        }
+    }
+
+    pub fn sweep(_: &Mesh, _: &Mesh, _: &Poses, _: PeerQuery, _: usize) {
+        unreachable!("no FCL model without FCL")
+    }
+
+    impl Poses {
+        pub fn len(&self) -> usize {
+            0
+        }
+    }
+
+    pub fn answers(_: &Mesh, _: &Mesh, _: &Poses, _: PeerQuery) -> (Vec<PeerAnswer>, usize) {
         unreachable!("no FCL model without FCL")
     }
 }

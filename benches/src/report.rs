@@ -27,6 +27,11 @@ pub fn root() -> PathBuf {
     root.canonicalize().unwrap_or(root)
 }
 
+/// A path as the report shows it: from the repository root when it lies under it.
+pub fn shown(path: &Path) -> String {
+    path.strip_prefix(root()).unwrap_or(path).display().to_string()
+}
+
 /// `RAPIDPQP_MACHINE`, else `<arch>-<cores>core`: the results folder's name.
 pub fn machine_name() -> String {
     std::env::var("RAPIDPQP_MACHINE").unwrap_or_else(|_| {
@@ -64,7 +69,8 @@ pub fn header(command: &str) {
     say!("- load average at the start: {}", load_average());
     say!(
         "\nTimes are medians of repeated sweeps over all poses, one thread. On a shared machine absolute \
-         figures drift (ORIGINALS.md: up to 1.5×); compare ratios taken in one run."
+         figures drift by 1.5× and more between runs: compare ratios taken in one run (the legacy tables \
+         run ours and the originals alternately for that)."
     );
 }
 

@@ -1,6 +1,6 @@
 //! Trajectory scenes: model 2 of a fixture case moving around model 1 along a smooth, seeded
 //! path of 1,000 steps through contact, near contact and apart (the path is made by the C
-//! harness: `make_path` in `benches/legacy/legacy_bench.c`). Each step is queried through the
+//! harness: `make_path` in `benches/legacy/native_bench.c`). Each step is queried through the
 //! legacy PQP C API (its warm start kept in the models) and the native C API (`rpq_distance`
 //! with and without an `RpqDistanceCache`, `rpq_tolerance`, `rpq_collide`); the harness checks
 //! that all modes agree with PQP_Distance at every step.
@@ -29,7 +29,7 @@ pub fn run(scene: &str, steps: usize, passes: usize, csv: &mut String, failures:
     let case = scene.strip_prefix("trajectory-").expect("a trajectory scene");
     let (passes_arg, steps_arg, dir) = (passes.to_string(), steps.to_string(), case_dir(case));
     let args = ["--passes", &passes_arg, "--steps", &steps_arg, "trajectory", &dir.to_string_lossy()];
-    let (lines, ok) = match crate::harness::run(&args) {
+    let (lines, ok) = match crate::harness::native_executable().and_then(|exe| crate::harness::run(&exe, &args)) {
         Ok(result) => result,
         Err(why) => {
             failures.push(format!("{scene}: not measured: {why}"));
