@@ -59,7 +59,7 @@ LICENSE_GLOB = "LICENSE*"
 # needs to build the library and the program. Not the tests' data, meshes or benchmarks.
 CRATE_FILES = ["Cargo.toml", "Cargo.lock", "build.rs", "cbindgen.toml", "src", "capi", "include"]
 # Targets Cargo.toml declares by name must exist for cargo to read it: their source files only.
-CRATE_DECLARED_TARGETS = ["tests/*.rs", "examples/*.rs"]
+CRATE_DECLARED_TARGETS = ["tests/*.rs", "tests/*/main.rs", "examples/*.rs"]
 
 
 def say(message: str) -> None:

@@ -120,7 +120,7 @@ def test_wheel_needs_nothing_newer_than_glibc_2_17(wheel: Path, tmp_path: Path) 
         r"rapidpqp-[^-]+-py3-none-manylinux2014_x86_64\.manylinux_2_17_x86_64\.whl", wheel.name
     ), wheel.name
     with zipfile.ZipFile(wheel) as z:
-        binaries = [n for n in z.namelist() if n.endswith(".so") or "/_bin/" in n]
+        binaries = [n for n in z.namelist() if n.endswith(".so") or ("/_bin/" in n and not n.endswith("/"))]
         assert sorted(Path(n).name for n in binaries) == ["librapidpqp.so", "rapidpqp"], binaries
         z.extractall(tmp_path, binaries)
     for name in binaries:
