@@ -551,7 +551,7 @@ fn bad_input_gives_a_message_and_a_status() {
         (vec!["tolerance", t, t, "--tolerance", "-1"], "must not be negative"),
         (vec!["tolerance", t, t, "--tolerance", "inf"], "not a finite number"),
         (vec!["tolerance", t, t, "--tolerance", "x"], "not a number"),
-        // A malformed number list for a pose is a bad command line too (README, "Exit
+        // A malformed number list for a pose is a bad command line too (docs/cli.md, "Exit
         // status"), reported before any mesh file is read.
         (vec!["collide", t, t, "--pose-a", "1,2"], "expected 3 numbers"),
         (vec!["collide", "missing.obj", t, "--pose-b", "1,nan,0"], "not a finite number"),
