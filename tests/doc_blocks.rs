@@ -8,7 +8,7 @@
 //! | ```` ```rust ```` | rustdoc: `src/lib.rs` includes these files as doctests |
 //! | ```` ```python ````, ```` ```sh ```` | `python/tests/test_doc_blocks.py`, with the installed package and its `rapidpqp` command, from the checkout |
 //! | ```` ```text ```` | output, compared where it follows a program |
-//! | anything marked `no-run` (```` ```sh no-run ````) | not run: builds, installs, benchmarks and the suite itself, which other tests cover |
+//! | anything marked `display-only` (```` ```sh display-only ````) | not run: builds, installs, benchmarks and the suite itself, which other tests cover |
 //!
 //! Each block stands alone: it defines every name it uses (no block continues another).
 //! `every_block_has_a_runner` refuses a block of any other language.
@@ -53,7 +53,7 @@ impl Fenced {
     }
 
     fn runs(&self) -> bool {
-        !self.info.split_whitespace().any(|w| w == "no-run")
+        !self.info.split_whitespace().any(|w| w == "display-only")
     }
 }
 
@@ -115,11 +115,11 @@ fn every_block_has_a_runner() {
         let name = relative(&doc);
         let markdown = std::fs::read_to_string(&doc).unwrap_or_else(|e| panic!("{name}: {e}"));
         for block in fenced_blocks(&markdown, &name) {
-            let key = if block.runs() { block.lang().to_owned() } else { "no-run".to_owned() };
+            let key = if block.runs() { block.lang().to_owned() } else { "display-only".to_owned() };
             assert!(
-                ["c", "rust", "python", "sh", "text", "no-run"].contains(&key.as_str()),
+                ["c", "rust", "python", "sh", "text", "display-only"].contains(&key.as_str()),
                 "{name}:{}: a ```{} block: no test runs it (c, rust, python, sh; text for output; \
-                 mark one that must not run `no-run`)",
+                 mark one that must not run `display-only`)",
                 block.first + 1,
                 block.info
             );
@@ -183,7 +183,7 @@ fn c_programs_build_and_run() {
 #[test]
 fn c_blocks_finds_c_programs_and_their_output() {
     let md = "x\n```c\nint a;\n```\n```sh\nls\n```\n```c\nint b;\nint c;\n```\nIt prints:\n\n```text\n1\n```\n\
-              ```c\nint d;\n```\nfar\n\naway\n```text\n2\n```\n```c no-run\nint e;\n```\n";
+              ```c\nint d;\n```\nfar\n\naway\n```text\n2\n```\n```c display-only\nint e;\n```\n";
     let block = |code: &str, line: usize, prints: Option<&str>| CBlock {
         code: code.into(),
         line,

@@ -1,6 +1,6 @@
 """The documentation's Python and shell blocks run as written (``tests/doc_blocks.rs`` says who
 runs the others): every ```` ```python ```` and ```` ```sh ```` block of ``README.md``,
-``python/README.md`` and ``docs/*.md`` not marked ``no-run``, each on its own (no block
+``python/README.md`` and ``docs/*.md`` not marked ``display-only``, each on its own (no block
 continues another), from the repository's root, with this Python (the installed package) and
 its ``rapidpqp`` command on ``PATH``. A ```` ```text ```` block right after one (at most one
 line of prose between) is the output it must print.
@@ -53,7 +53,7 @@ def fenced(path: Path) -> List[Block]:
     blocks = []
     for k, (info, text, first, last) in enumerate(raw):
         words = info.split()
-        if not words or words[0] not in ("python", "sh") or "no-run" in words:
+        if not words or words[0] not in ("python", "sh") or "display-only" in words:
             continue
         nxt = raw[k + 1] if k + 1 < len(raw) else None
         prints = nxt[1] if nxt and nxt[0] == "text" and nxt[2] - last <= 3 else None
