@@ -1,6 +1,6 @@
 //! With the `capi` feature (the build that makes the C library), generates the C headers into
-//! `$OUT_DIR` with cbindgen (shared settings in `cbindgen.toml`) and sets the shared library's
-//! SONAME; a Rust dependent of the rlib compiles neither cbindgen nor the headers:
+//! `$OUT_DIR` with cbindgen (shared settings in `cbindgen.toml`); a Rust dependent of the rlib
+//! compiles neither cbindgen nor the headers (the SONAME is capi/build.rs's):
 //!
 //! | header | declares | from |
 //! |---|---|---|
@@ -39,29 +39,9 @@ fn main() {
     }
 
     // The C library's build only: a Rust dependent gets neither cbindgen nor the headers.
+    // (The shared library's SONAME is set by the C library's package, capi/build.rs.)
     #[cfg(feature = "capi")]
-    {
-        set_soname();
-        c_headers::write_all();
-    }
-}
-
-/// The shared library's SONAME on Linux: `librapidpqp.so.MAJOR` from 1.0 on, and
-/// `librapidpqp.so.0.MINOR` before, where (as for Cargo's semver) a minor release may break
-/// the ABI. A program records the SONAME at link time and is loaded only with a library of
-/// the same compatibility line; install.sh names the file itself after the full version.
-#[cfg(feature = "capi")]
-fn set_soname() {
-    if env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("linux") {
-        return;
-    }
-    let major = env::var("CARGO_PKG_VERSION_MAJOR").expect("CARGO_PKG_VERSION_MAJOR");
-    let minor = env::var("CARGO_PKG_VERSION_MINOR").expect("CARGO_PKG_VERSION_MINOR");
-    let compat = if major == "0" { format!("0.{minor}") } else { major };
-    // Cargo warns here that the package declares no cdylib (cargo#9562): the cdylib is named
-    // on the command line (`cargo rustc --crate-type cdylib`, as cargo-c does), and cargo does
-    // apply the argument to it; cargo#16487 asks to drop the warning for exactly this case.
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,librapidpqp.so.{compat}");
+    c_headers::write_all();
 }
 
 /// The headers: everything that needs cbindgen.

@@ -87,8 +87,8 @@ dest=$(cd "$dest" && pwd) # a relative DESTDIR still means the caller's folder a
 
 cd "$(dirname "$0")"
 
-# Plain cargo, the package's own build: the C library is the crate's `capi` feature built with
-# the C crate types (Cargo.toml; README, "Using it from C"); the SONAME comes from build.rs.
+# Plain cargo, the workspace's own build: `cargo build --release` makes the rlib, the CLI and,
+# in the workspace's capi/ package, the C library with its SONAME (capi/build.rs).
 metadata=$("$cargo" metadata --no-deps --format-version 1 --locked) || die "cargo metadata failed"
 version=$(printf '%s' "$metadata" | sed -n 's/.*"name":"rapidpqp","version":"\([^"]*\)".*/\1/p')
 target_dir=$(printf '%s' "$metadata" | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
@@ -98,13 +98,8 @@ if printf '%s' "$metadata" | grep -q '"kind":\["bin"\],"crate_types":\["bin"\],"
     has_cli=yes
 fi
 
-echo "install.sh: building the C library (cargo rustc --release --features capi)"
-"$cargo" rustc --release --locked --lib --features capi --crate-type cdylib --crate-type staticlib ||
-    die "building the C library failed"
-if [ "$has_cli" = yes ]; then
-    echo "install.sh: building the command-line tool (cargo build --release --features capi --bin rapidpqp)"
-    "$cargo" build --release --locked --features capi --bin rapidpqp || die "building the command-line tool failed"
-fi
+echo "install.sh: building the C library and the command-line tool (cargo build --release)"
+"$cargo" build --release --locked || die "cargo build --release failed"
 
 built="$target_dir/release"
 shared="$built/librapidpqp.so"

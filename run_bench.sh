@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmark program (benches/, its own cargo package): installs FCL (Debian's
 # libfcl-dev) when it can, builds the C library as install.sh does
-# (`cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib`:
+# (`cargo build --release -p rapidpqp-capi`:
 # target/release/librapidpqp.so, which the benchmark's C harnesses link; the legacy one is
 # linked a second time with the originals' library, ../shared/reference/originals, when it is
 # there), then builds and runs the benchmark. Arguments go to the benchmark; `--help` lists
@@ -23,7 +23,7 @@ case " $* " in
         " $* " == *solid* ]] && ! scripts/bench_venv.sh; then
         echo "run_bench.sh: no trimesh venv (PyPI unreachable?); the solid scene runs without trimesh" >&2
     fi
-    cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib
+    cargo build --release -p rapidpqp-capi
     ;;
 esac
 cargo run --release --manifest-path benches/Cargo.toml -- "$@"

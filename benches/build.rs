@@ -5,8 +5,7 @@
 //!   `include/rapidpqp.h`, and the object linked twice, each program with the run path of its
 //!   library:
 //!   - `legacy_bench_ours` with the repository's `target/release/librapidpqp.so` (made at the
-//!     repository root by `cargo rustc --release --lib --features capi --crate-type cdylib
-//!     --crate-type staticlib`, which `run_bench.sh` runs first; `RAPIDPQP_LIB_DIR` names
+//!     repository root by `cargo build --release -p rapidpqp-capi`, which `run_bench.sh` runs first; `RAPIDPQP_LIB_DIR` names
 //!     another folder);
 //!   - `legacy_bench_originals` with the originals' library, RAPID 2.01 and PQP 1.3 behind the
 //!     same C names (`../shared/reference/originals/lib/librapidpqp.so`, a measuring instrument
@@ -125,8 +124,8 @@ fn c_harnesses() {
         println!("cargo::rustc-env=RAPIDPQP_LIB={}", ours.join("librapidpqp.so").display());
     } else {
         let why = format!(
-            "{}/librapidpqp.so does not exist: build the C library at the repository root (`cargo rustc --release \
-             --lib --features capi --crate-type cdylib --crate-type staticlib`)",
+            "{}/librapidpqp.so does not exist: build the C library at the repository root (`cargo build --release \
+             -p rapidpqp-capi`)",
             ours.display()
         );
         println!("cargo::warning=C harnesses not linked with rapidpqp: {why}");

@@ -1,13 +1,14 @@
-//! Demo: a mesh (by default the Stanford bunny, `meshes/bunny_15k.obj`, 15,536 triangles)
-//! collided with a copy of itself at a few poses — contacts, work counts and timings. Run with
-//! `./run_demo.sh [MESH.obj]` (or `cargo run --release --example demo -- [MESH.obj]`);
+//! Demo: a mesh (by default the Stanford bunny, `meshes/bunny_15k.obj`, 15,536 triangles;
+//! any OBJ, STL or PLY file) and a copy of itself at a few poses: collide (how many triangle
+//! pairs intersect), distance and a tolerance query at each, with the work done and the time.
+//! Run with `./run_demo.sh [MESH]` (or `cargo run --release --example demo -- [MESH]`);
 //! `--help` says so.
 
 use std::path::Path;
 use std::time::Instant;
 
-use rapidpqp::io::load_obj;
-use rapidpqp::query::{CollideRequest, CollideResult, collide};
+use rapidpqp::io::load;
+use rapidpqp::query::{CollideRequest, CollideResult, DistanceRequest, collide, distance, tolerance};
 use rapidpqp::{Model, Placement, Vec3};
 
 /// The mesh used when none is given.
@@ -18,7 +19,7 @@ pub const DEFAULT_MESH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/meshes/bunn
 pub enum Command {
     /// Print the usage and stop.
     Help,
-    /// Run the demo on this OBJ file.
+    /// Run the demo on this mesh file.
     Run {
         /// Path of the mesh.
         mesh: String,
@@ -28,11 +29,13 @@ pub enum Command {
 /// The usage text (`--help`).
 pub fn usage() -> String {
     format!(
-        "usage: run_demo.sh [MESH.obj]\n\
+        "usage: run_demo.sh [MESH]\n\
          \n\
-         Collides the model of MESH (a Wavefront OBJ file) with a copy of itself at five poses,\n\
+         Places a copy of MESH (an OBJ, STL or PLY file) at five poses against MESH itself,\n\
          shifted by fractions of the mesh's size (its bounding box's largest side) and turned\n\
-         about the y axis: contacts, box tests, triangle tests and the time of each query.\n\
+         about the y axis, and asks at each: collide (how many triangle pairs intersect),\n\
+         distance (how far apart the surfaces are) and tolerance (are they within 1% of the\n\
+         size?), with the box and triangle tests each query did and its time.\n\
          Without MESH: the Stanford bunny, {DEFAULT_MESH}.\n\
          \n\
          \x20 -h, --help   this text\n"
@@ -89,14 +92,12 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mesh = load_obj(&path).unwrap_or_else(|e| {
+    let mesh = load(&path).unwrap_or_else(|e| {
         eprintln!("demo: {e}");
         std::process::exit(1)
     });
-    let tris = mesh.triangles();
-    let ids: Vec<i32> = (0..tris.len() as i32).collect();
     let start = Instant::now();
-    let model = Model::new(tris, ids).unwrap_or_else(|e| {
+    let model = Model::from_indexed(&mesh.vertices, &mesh.faces).unwrap_or_else(|e| {
         eprintln!("demo: {path}: {e}");
         std::process::exit(1)
     });
@@ -106,6 +107,7 @@ fn main() {
         .iter()
         .fold((Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY)), |(lo, hi), v| (lo.inf(v), hi.sup(v)));
     let size = (hi - lo).max();
+    let limit = 0.01 * size;
     println!(
         "{path}: {} triangles, size {size:.4} (largest bounding-box side), built in {:.1} ms, {} bytes ({:.0} per triangle)",
         model.num_triangles(),
@@ -113,22 +115,45 @@ fn main() {
         model.memory_bytes(),
         model.memory_bytes() as f64 / model.num_triangles() as f64
     );
+    println!(
+        "\nAt each pose of a second {name}, against the first where its file puts it:\n\
+         \x20 contacts   collide: how many pairs of triangles (one of each copy) intersect; a copy\n\
+         \x20            in the same place meets itself everywhere, so every triangle counts with\n\
+         \x20            each one it touches (its neighbours share corners with it)\n\
+         \x20 distance   the shortest distance between the two surfaces (0 when they meet)\n\
+         \x20 within     tolerance: are they within {limit:.4} (1% of the size) of each other?\n\
+         \x20 tests      box tests + triangle tests that collide did: the work behind its time\n",
+        name = mesh_name(&path)
+    );
 
-    let name = mesh_name(&path);
+    let header = "pose of the second copy";
+    println!(
+        "{header:<36} {:>9} {:>11} {:>7} {:>17} {:>9} {:>9} {:>9}",
+        "contacts", "distance", "within", "tests (box+tri)", "collide", "distance", "tolerance"
+    );
     let mut result = CollideResult::new();
-    let header = format!("pose of the second {name}");
-    println!("\n{header:<40} {:>9} {:>11} {:>11} {:>10}", "contacts", "box tests", "tri tests", "time (µs)");
+    let here = Placement::IDENTITY;
     for (label, pose) in poses(size) {
-        let request = CollideRequest::default();
         let start = Instant::now();
-        collide(&model, &Placement::IDENTITY, &model, &pose, &request, &mut result).expect("the poses are placements");
-        let time = start.elapsed();
+        collide(&model, &here, &model, &pose, &CollideRequest::default(), &mut result)
+            .expect("the poses are placements");
+        let collide_time = start.elapsed();
+        let start = Instant::now();
+        let d = distance(&model, &here, &model, &pose, &DistanceRequest::default(), None).expect("valid poses");
+        let distance_time = start.elapsed();
+        let start = Instant::now();
+        let t = tolerance(&model, &here, &model, &pose, limit, 0, None).expect("valid poses");
+        let tolerance_time = start.elapsed();
+        let ms = |d: std::time::Duration| format!("{:.2} ms", d.as_secs_f64() * 1e3);
         println!(
-            "{label:<40} {:>9} {:>11} {:>11} {:>10.1}",
+            "{label:<36} {:>9} {:>11.4} {:>7} {:>17} {:>9} {:>9} {:>9}",
             result.pairs.len(),
-            result.bv_tests,
-            result.tri_tests,
-            time.as_secs_f64() * 1e6
+            d.distance,
+            if t.closer { "yes" } else { "no" },
+            format!("{}+{}", result.bv_tests, result.tri_tests),
+            ms(collide_time),
+            ms(distance_time),
+            ms(tolerance_time)
         );
     }
 }

@@ -1,30 +1,35 @@
 """Builds the rapidpqp shared library (and the `rapidpqp` command) with cargo and ships them
 inside the Python package.
 
-`pip install ./python` (from the repository root) runs `build_py` below, which
-  1. runs `cargo build --release --lib` on the crate in the parent directory and copies the
-     cdylib (librapidpqp.so / librapidpqp.dylib / rapidpqp.dll) next to the package's modules,
-     where `rapidpqp._native` loads it;
-  2. runs `cargo build --release --bin rapidpqp` and copies the command-line program to
-     `rapidpqp/_bin/`, where the `rapidpqp` console script (`rapidpqp._cli`) runs it.
+`pip install ./python` (from the repository root) runs `build_py` below, which runs one
+`cargo build --release` on the Rust workspace (in the parent directory of a checkout, or in
+`rust/` of an sdist), then copies
+  1. the C library (the workspace's `rapidpqp-capi` package: librapidpqp.so / .dylib /
+     rapidpqp.dll) next to the package's modules, where `rapidpqp._native` loads it;
+  2. the command-line program to `rapidpqp/_bin/`, where the `rapidpqp` console script
+     (`rapidpqp._cli`) runs it.
 The wheel is tagged for the platform but not for a Python version or ABI (`py3-none-<plat>`):
 the package is pure Python over a C library (ctypes, no extension module).
-`scripts/build_wheel.sh` turns that wheel into a manylinux one with auditwheel.
+`scripts/build_wheel.sh` builds the manylinux2014 wheel (glibc 2.17, linked by zig) and the
+sdist; `python setup.py sdist` (or `python -m build --sdist`) copies the Rust workspace's
+sources into the sdist's `rust/`, so that `pip install rapidpqp-*.tar.gz` builds from it alone.
 
 Progress: each step is announced on stderr, and cargo's own progress ("Compiling ...") goes
 to stderr as cargo writes it. pip shows a build backend's output only with `pip install -v`.
 
 Environment: `CARGO` names the cargo binary (default: `cargo` on PATH); `CARGO_TARGET_DIR`
 and cargo's own configuration are honoured (artifact paths are read from cargo's output).
+`RAPIDPQP_CARGO_BUILD` replaces the cargo subcommand `build` with other words, e.g.
+`zigbuild --target x86_64-unknown-linux-gnu.2.17` (what build_wheel.sh uses).
 `RAPIDPQP_STRIP=0` keeps the debug information in the copied binaries (stripped by default
-on Linux when `strip` is found: the release profile keeps line tables, which are most of
-the library's size).
+on Linux when `strip` is found).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -32,6 +37,7 @@ from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
+from setuptools.command.sdist import sdist
 from setuptools.dist import Distribution
 
 try:
@@ -40,13 +46,20 @@ except ImportError:  # setuptools < 70.1
     from wheel.bdist_wheel import bdist_wheel  # type: ignore[no-redef]
 
 HERE = Path(__file__).resolve().parent
-REPOSITORY = HERE.parent
+# The Rust workspace: rust/ in an sdist (copied there by SdistWithCrate), else the checkout.
+SDIST_CRATE = HERE / "rust"
+REPOSITORY = SDIST_CRATE if (SDIST_CRATE / "Cargo.toml").is_file() else HERE.parent
 CRATE_MANIFEST = REPOSITORY / "Cargo.toml"
-CRATE_NAME = "rapidpqp"
+LIBRARY_NAME = "rapidpqp"  # the C library's lib target (capi/Cargo.toml: librapidpqp.so)
 COMMAND_NAME = "rapidpqp"  # the Rust binary of Cargo.toml ([[bin]], src/bin/rapidpqp/)
 # Licence texts live at the repository root; pyproject's `license-files` can only name files
 # under python/, so they are copied here (git-ignored) before setuptools reads the metadata.
 LICENSE_GLOB = "LICENSE*"
+# What an sdist carries of the workspace (paths from its root; directories whole): what cargo
+# needs to build the library and the program. Not the tests' data, meshes or benchmarks.
+CRATE_FILES = ["Cargo.toml", "Cargo.lock", "build.rs", "cbindgen.toml", "src", "capi", "include"]
+# Targets Cargo.toml declares by name must exist for cargo to read it: their source files only.
+CRATE_DECLARED_TARGETS = ["tests/*.rs", "tests/*/main.rs", "examples/*.rs"]
 
 
 def say(message: str) -> None:
@@ -58,7 +71,7 @@ def find_cargo() -> str:
     if not CRATE_MANIFEST.is_file():
         sys.exit(
             f"rapidpqp: {CRATE_MANIFEST} not found. Build from a checkout of the repository "
-            "(`pip install ./python` at its root); an sdist of python/ alone cannot build."
+            "(`pip install ./python` at its root) or from the sdist (which carries it in rust/)."
         )
     cargo = os.environ.get("CARGO", "cargo")
     if shutil.which(cargo) is None:
@@ -82,55 +95,33 @@ def run_cargo(command: list[str]) -> list[dict]:
     return messages
 
 
-def build_library() -> Path:
-    """Runs cargo and returns the path of the built shared library."""
+def build_library_and_program() -> tuple[Path, Path]:
+    """Runs `cargo build --release` on the workspace (the library, the C library and the
+    program: the same build as a plain `cargo build --release` at its root, so that one reuses
+    the other) and returns the paths of the shared library and the program."""
     cargo = find_cargo()
-    # The crate declares only an rlib: the C library is its `capi` feature with the C crate
-    # types, the same command as install.sh and the tests (another set of crate types would
-    # make cargo rebuild the library each time one or the other runs).
+    build = shlex.split(os.environ.get("RAPIDPQP_CARGO_BUILD", "build"))
     command = [
-        cargo, "rustc", "--release", "--lib", "--features", "capi",
-        "--crate-type", "cdylib", "--crate-type", "staticlib",
+        cargo, *build, "--release", "--locked",
         "--manifest-path", str(CRATE_MANIFEST),
         "--message-format=json-render-diagnostics",
     ]  # fmt: skip
-    library = None
+    library = program = None
     for message in run_cargo(command):
+        if message.get("reason") != "compiler-artifact":
+            continue
         target = message.get("target", {})
-        if (
-            message.get("reason") == "compiler-artifact"
-            and target.get("name") == CRATE_NAME
-            and "cdylib" in target.get("crate_types", [])
-        ):
+        if target.get("name") == LIBRARY_NAME and "cdylib" in target.get("crate_types", []):
             for name in message.get("filenames", []):
                 if name.endswith((".so", ".dylib", ".dll")):
                     library = Path(name)
+        if target.get("name") == COMMAND_NAME and "bin" in target.get("kind", []) and message.get("executable"):
+            program = Path(message["executable"])
     if library is None or not library.is_file():
         sys.exit("rapidpqp: cargo did not report the shared library it built")
-    return library
-
-
-def build_command_line_tool() -> Path:
-    """Runs cargo and returns the path of the built `rapidpqp` program."""
-    cargo = find_cargo()
-    command = [
-        # The same features as the library's build, so that cargo reuses that build.
-        cargo, "build", "--release", "--bin", COMMAND_NAME, "--features", "capi",
-        "--manifest-path", str(CRATE_MANIFEST),
-        "--message-format=json-render-diagnostics",
-    ]  # fmt: skip
-    program = None
-    for message in run_cargo(command):
-        target = message.get("target", {})
-        if (
-            message.get("reason") == "compiler-artifact"
-            and target.get("name") == COMMAND_NAME
-            and "bin" in target.get("kind", [])
-        ):
-            program = message.get("executable") and Path(message["executable"])
     if program is None or not program.is_file():
         sys.exit(f"rapidpqp: cargo did not report the `{COMMAND_NAME}` program it built")
-    return program
+    return library, program
 
 
 def strip_debug_info(path: Path) -> None:
@@ -167,20 +158,46 @@ class BuildPyWithCargo(build_py):
             package = Path(self.build_lib) / "rapidpqp"
         package.mkdir(parents=True, exist_ok=True)
 
-        say("step 1/2: the shared library (a first build compiles for about a minute)")
-        library = build_library()
+        say("building the shared library and the command (a first build compiles for a few minutes)")
+        library, program = build_library_and_program()
         shutil.copy2(library, package / library.name)
         if not editable:
             strip_debug_info(package / library.name)
         say(f"copied {library} to {package}")
-
-        say(f"step 2/2: the `{COMMAND_NAME}` command")
-        program = build_command_line_tool()
         (package / "_bin").mkdir(exist_ok=True)
         shutil.copy2(program, package / "_bin" / program.name)
         if not editable:
             strip_debug_info(package / "_bin" / program.name)
         say(f"copied {program} to {package / '_bin'}")
+
+
+class SdistWithCrate(sdist):
+    """sdist, plus the Rust workspace's sources in rust/ (CRATE_FILES), so that the sdist
+    builds on its own."""
+
+    def make_release_tree(self, base_dir: str, files: list) -> None:
+        super().make_release_tree(base_dir, files)
+        if REPOSITORY == SDIST_CRATE:
+            source = SDIST_CRATE  # an sdist made from an sdist: rust/ is among the files already
+            if (Path(base_dir) / "rust" / "Cargo.toml").is_file():
+                return
+        else:
+            source = REPOSITORY
+        dest = Path(base_dir) / "rust"
+        for name in CRATE_FILES:
+            path = source / name
+            if path.is_dir():
+                shutil.copytree(path, dest / name, ignore=shutil.ignore_patterns("target", "__pycache__"))
+            elif path.is_file():
+                dest.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, dest / name)
+            else:
+                sys.exit(f"rapidpqp sdist: {path} not found")
+        for pattern in CRATE_DECLARED_TARGETS:
+            for path in sorted(source.glob(pattern)):
+                (dest / path.relative_to(source)).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, dest / path.relative_to(source))
+        say(f"copied the Rust workspace's sources into {dest}")
 
 
 class PlatformWheel(bdist_wheel):
@@ -202,6 +219,6 @@ class BinaryDistribution(Distribution):
 
 copy_licenses()
 setup(
-    cmdclass={"build_py": BuildPyWithCargo, "bdist_wheel": PlatformWheel},
+    cmdclass={"build_py": BuildPyWithCargo, "bdist_wheel": PlatformWheel, "sdist": SdistWithCrate},
     distclass=BinaryDistribution,
 )

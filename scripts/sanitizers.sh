@@ -56,7 +56,7 @@ if [ ${#need_packages[@]} -gt 0 ]; then
 fi
 
 # The C library (as install.sh builds it) and the test binaries, which need the `capi` feature.
-cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib --quiet || exit 1
+cargo build --release -p rapidpqp-capi --quiet || exit 1
 cargo test --release --features capi --no-run --quiet || exit 1
 
 # The test binaries that build and run C or C++ programs.

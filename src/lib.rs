@@ -99,3 +99,15 @@ pub use math::{Mat3, Placement, Triangle, Vec3};
 pub use model::{BuildError, Model, ModelBuilder, SolidError, SolidFacts};
 /// The nalgebra this crate is built with (its [`Vec3`] and [`Mat3`] are nalgebra types).
 pub use nalgebra;
+
+/// The Rust code blocks of the documentation, run as doctests (`tests/doc_blocks.rs` lists who
+/// runs the other blocks). Each file's blocks stand alone.
+#[cfg(doctest)]
+mod documentation {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/queries.md")]
+    struct Queries;
+    #[doc = include_str!("../docs/rust.md")]
+    struct Rust;
+}

@@ -10,9 +10,14 @@
 //!   C++11.
 //! - `native_header_goes_with_the_legacy_cxx_headers`: a C++ file including `RAPID.H`, `PQP.h`,
 //!   `VCollide.H` and `rapidpqp_native.h` compiles.
-//! - `readme_c_programs_build_and_run`: every C code block of README.md is a whole program that
-//!   compiles (C99, `-Wall -Wextra -Werror`), links with `librapidpqp.a`, exits with 0 and
-//!   prints the output shown in the ```` ```text ```` block right after it, if there is one.
+//! - `programs_linked_as_the_header_says_run`: a program built with each link line of the
+//!   header's comment (`cc prog.c -Iinclude target/release/librapidpqp.a ...`, and
+//!   `-Ltarget/release -lrapidpqp -Wl,-rpath,...`), run as `sh` runs them from the checkout,
+//!   starts and runs; so does one linked with the shared library and run with
+//!   `LD_LIBRARY_PATH`. Nothing but `cargo build` makes the files they need (the loader asks
+//!   for the SONAME, `librapidpqp.so.0.1`, which the build links beside `librapidpqp.so`).
+//!
+//! The C programs of the documentation are built and run by `tests/doc_blocks.rs`.
 
 use std::path::Path;
 use std::process::Command;
@@ -20,6 +25,7 @@ use std::process::Command;
 mod common;
 use common::built_library;
 use common::cbuild::{header_dir, manifest_dir, report, run, scratch_dir, static_link, text};
+use common::profile_dir;
 
 /// The system C (`-std=c99`) or C++ (`-std=c++11`) compiler with `-Wall -Wextra -Werror`, the
 /// headers of this build and `c_tests` (for `ensure.h`) on the include path.
@@ -93,90 +99,138 @@ fn native_header_goes_with_the_legacy_cxx_headers() {
     assert!(output.status.success(), "RAPID.H, PQP.h, VCollide.H and rapidpqp_native.h clash:\n{}", report(&output));
 }
 
-/// A C program of a Markdown text: a block fenced as ```` ```c ````, and the output it must
-/// print when a ```` ```text ```` block follows it with at most one line of prose between.
-#[derive(Debug, PartialEq)]
-struct CBlock {
-    code: String,
-    prints: Option<String>,
-}
-
-/// The C programs of a Markdown text, in order.
-fn c_blocks(markdown: &str) -> Vec<CBlock> {
-    // Every fenced block: its language, text, first and last line.
-    let mut fenced: Vec<(String, String, usize, usize)> = Vec::new();
-    let mut open: Option<(String, String, usize)> = None;
-    for (n, line) in markdown.lines().enumerate() {
-        let fence = line.trim_end().strip_prefix("```");
-        match (open.as_mut(), fence) {
-            (None, Some(lang)) => open = Some((lang.to_owned(), String::new(), n)),
-            (None, None) => {}
-            (Some(_), Some("")) => {
-                let (lang, text, first) = open.take().expect("open block");
-                fenced.push((lang, text, first, n));
-            }
-            (Some((_, text, _)), _) => {
-                text.push_str(line);
-                text.push('\n');
-            }
-        }
-    }
-    assert!(open.is_none(), "README.md: a fenced block is not closed");
-    let mut blocks = Vec::new();
-    for (k, (lang, code, _, last)) in fenced.iter().enumerate() {
-        if lang != "c" {
-            continue;
-        }
-        let prints = fenced
-            .get(k + 1)
-            .filter(|(lang, _, first, _)| lang == "text" && first - last <= 3)
-            .map(|(_, text, _, _)| text.clone());
-        blocks.push(CBlock { code: code.clone(), prints });
-    }
-    blocks
+/// The link lines of `include/rapidpqp.h`'s comment (`Link: ...` and the `or: ...` after it).
+fn header_link_lines() -> Vec<String> {
+    let header = std::fs::read_to_string(manifest_dir().join("include/rapidpqp.h")).expect("include/rapidpqp.h");
+    let lines: Vec<String> = header
+        .lines()
+        .map(|l| l.trim_start_matches([' ', '*']).trim())
+        .filter_map(|l| l.strip_prefix("Link:").or_else(|| l.strip_prefix("or:")))
+        .map(|l| l.trim().to_owned())
+        .collect();
+    assert_eq!(lines.len(), 2, "include/rapidpqp.h: expected a static and a shared link line, found {lines:?}");
+    lines
 }
 
 #[test]
-fn readme_c_programs_build_and_run() {
-    let readme = std::fs::read_to_string(manifest_dir().join("README.md")).expect("README.md");
-    let blocks = c_blocks(&readme);
-    assert!(blocks.len() >= 3, "README.md: expected the native, solid and legacy C programs, found {}", blocks.len());
-    let static_lib = built_library("librapidpqp.a");
-    let dir = scratch_dir("c_header");
-    for (k, block) in blocks.iter().enumerate() {
-        let first = block.code.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
-        assert!(
-            block.code.contains("int main(void)"),
-            "README.md C block {k} (\"{first}\") is not a whole program: every C block is compiled and run"
-        );
-        let source = dir.join(format!("readme_{k}.c"));
-        std::fs::write(&source, &block.code).expect("write the program");
-        let exe = dir.join(format!("readme_{k}"));
-        let mut command = compiler(false);
-        command.arg(&source).args(static_link(&static_lib)).arg("-o").arg(&exe);
-        let output = run(command, "the C compiler");
-        assert!(output.status.success(), "README.md C block {k} (\"{first}\") does not compile:\n{}", report(&output));
-        let output = run(Command::new(&exe), "a README program");
-        assert!(
-            output.status.success() && output.stderr.is_empty() && !output.stdout.is_empty(),
-            "README.md C block {k} (\"{first}\") failed ({}):\n{}",
-            output.status,
-            report(&output)
-        );
-        if let Some(prints) = &block.prints {
-            assert_eq!(&text(&output.stdout), prints, "README.md C block {k} (\"{first}\"): not the output shown");
-        }
-        println!("README.md C block {k}:\n{}", text(&output.stdout));
+fn programs_linked_as_the_header_says_run() {
+    // The libraries come from the build (cargo build --package rapidpqp-capi), as a user's
+    // `cargo build --release` leaves them; the test adds no file of its own beside them.
+    built_library("librapidpqp.a");
+    built_library("librapidpqp.so");
+    let dir = scratch_dir("c_header_link");
+    let source = dir.join("prog.c");
+    std::fs::write(
+        &source,
+        "#include <stdio.h>\n#include \"rapidpqp.h\"\n\
+         int main(void) {\n    printf(\"rapidpqp %s\\n\", rpq_version_string());\n\
+         return rpq_version() == RPQ_VERSION_NUMBER ? 0 : 1;\n}\n",
+    )
+    .expect("write prog.c");
+    // The lines name `target/release` and `$PWD` (the checkout): this build's folder instead
+    // when the tests run from another profile or target folder.
+    let profile = profile_dir();
+    let root = manifest_dir();
+    let expected = format!("rapidpqp {}\n", env!("CARGO_PKG_VERSION"));
+    for (k, line) in header_link_lines().iter().enumerate() {
+        let line = line
+            .replace("$PWD/target/release", &profile.to_string_lossy())
+            .replace("target/release", &profile.to_string_lossy())
+            .replace("prog.c", &source.to_string_lossy());
+        let exe = dir.join(format!("prog_{k}"));
+        let mut sh = Command::new("sh");
+        sh.current_dir(&root).arg("-c").arg(format!("{line} -o '{}'", exe.display()));
+        let output = run(sh, "sh");
+        assert!(output.status.success(), "`{line}` failed:\n{}", report(&output));
+        let ran = run(Command::new(&exe), "the program");
+        assert!(ran.status.success(), "built with `{line}`, the program did not run:\n{}", report(&ran));
+        assert_eq!(text(&ran.stdout), expected, "built with `{line}`");
     }
-}
-
-#[test]
-fn c_blocks_finds_c_programs_and_their_output() {
-    let md = "x\n```c\nint a;\n```\n```sh\nls\n```\n```c\nint b;\nint c;\n```\nIt prints:\n\n```text\n1\n```\n\
-              ```c\nint d;\n```\nfar\n\naway\n```text\n2\n```\n";
-    let block = |code: &str, prints: Option<&str>| CBlock { code: code.into(), prints: prints.map(Into::into) };
-    assert_eq!(
-        c_blocks(md),
-        [block("int a;\n", None), block("int b;\nint c;\n", Some("1\n")), block("int d;\n", None)]
+    // The shared library without an rpath: found through LD_LIBRARY_PATH.
+    let exe = dir.join("prog_ld_library_path");
+    let mut sh = Command::new("sh");
+    sh.current_dir(&root).arg("-c").arg(format!(
+        "cc '{}' -Iinclude -L'{}' -lrapidpqp -o '{}'",
+        source.display(),
+        profile.display(),
+        exe.display()
+    ));
+    let output = run(sh, "sh");
+    assert!(output.status.success(), "linking with -lrapidpqp failed:\n{}", report(&output));
+    let mut command = Command::new(&exe);
+    command.env("LD_LIBRARY_PATH", &profile);
+    let ran = run(command, "the program");
+    assert!(
+        ran.status.success(),
+        "with LD_LIBRARY_PATH={}, the program did not run:\n{}",
+        profile.display(),
+        report(&ran)
     );
+    assert_eq!(text(&ran.stdout), expected);
+}
+
+/// Every symbol the sources export (`#[unsafe(no_mangle)]` functions and statics, and
+/// `#[unsafe(export_name = "...")]`, in `src/ffi`), read from the text.
+fn exported_in_sources() -> Vec<String> {
+    fn visit(dir: &Path, names: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).expect("src/ffi") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                visit(&path, names);
+                continue;
+            }
+            let source = std::fs::read_to_string(&path).expect("a source file");
+            for (k, _) in source.match_indices("#[unsafe(no_mangle)]") {
+                let rest = &source[k..];
+                let name = rest
+                    .split_whitespace()
+                    .zip(rest.split_whitespace().skip(1))
+                    .find(|(word, _)| *word == "fn" || *word == "static" || *word == "mut")
+                    .map(|(_, name)| name.split(['(', ':', '<']).next().unwrap_or_default().to_owned())
+                    .unwrap_or_else(|| panic!("{}: no item after #[unsafe(no_mangle)]", path.display()));
+                names.push(name);
+            }
+            for (k, _) in source.match_indices("#[unsafe(export_name = \"") {
+                let rest = &source[k + "#[unsafe(export_name = \"".len()..];
+                names.push(rest.split('"').next().unwrap_or_default().to_owned());
+            }
+        }
+    }
+    let mut names = Vec::new();
+    visit(&manifest_dir().join("src/ffi"), &mut names);
+    names.retain(|n| n != "mut");
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The symbols `nm` lists as defined in `library` (`-D`: the dynamic ones).
+fn defined_symbols(library: &Path, dynamic: bool) -> std::collections::BTreeSet<String> {
+    let mut nm = Command::new("nm");
+    nm.arg("--defined-only");
+    if dynamic {
+        nm.arg("-D");
+    }
+    nm.arg(library);
+    let output = run(nm, "nm");
+    assert!(output.status.success(), "nm {} failed:\n{}", library.display(), report(&output));
+    text(&output.stdout).lines().filter_map(|l| l.split_whitespace().nth(2)).map(str::to_owned).collect()
+}
+
+/// The C library's package (capi/) only re-exports the crate: every symbol the sources export
+/// is exported by `librapidpqp.so` and defined in `librapidpqp.a`.
+#[test]
+fn both_libraries_export_every_symbol_of_the_sources() {
+    let names = exported_in_sources();
+    assert!(names.len() > 150, "only {} exported names found in src/ffi: {names:?}", names.len());
+    for (file, dynamic) in [("librapidpqp.so", true), ("librapidpqp.a", false)] {
+        let defined = defined_symbols(&built_library(file), dynamic);
+        let missing: Vec<&String> = names.iter().filter(|n| !defined.contains(*n)).collect();
+        assert!(
+            missing.is_empty(),
+            "{file} lacks {} of the {} exported names: {missing:?}",
+            missing.len(),
+            names.len()
+        );
+    }
 }

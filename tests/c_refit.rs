@@ -38,10 +38,11 @@ fn refit_c_api() {
     }
 }
 
-/// The README's deformable-model C program compiles as C99, runs, and prints what it says.
+/// The deformable-model C program of docs/queries.md compiles as C99, runs, and prints what it
+/// says.
 #[test]
 fn readme_refit_snippet_runs() {
-    let readme = std::fs::read_to_string(manifest_dir().join("README.md")).expect("README.md");
+    let readme = std::fs::read_to_string(manifest_dir().join("docs/queries.md")).expect("docs/queries.md");
     let section = &readme[readme.find("## Deformable models").expect("the section")..];
     let start = section.find("```c\n").expect("a C block") + 5;
     let code = &section[start..start + section[start..].find("```").expect("the block's end")];

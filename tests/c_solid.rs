@@ -117,11 +117,11 @@ fn solid_c_api_matches_the_rust_core() {
     }
 }
 
-/// The README's "Solid models from C" program compiles as C99 with the warnings as errors, runs,
-/// and prints what its comment says.
+/// The "Solid models from C" program of docs/c.md compiles as C99 with the warnings as errors,
+/// runs, and prints what its comment says.
 #[test]
 fn readme_solid_snippet_runs() {
-    let readme = std::fs::read_to_string(manifest_dir().join("README.md")).expect("README.md");
+    let readme = std::fs::read_to_string(manifest_dir().join("docs/c.md")).expect("docs/c.md");
     let section = &readme[readme.find("### Solid models from C").expect("the section")..];
     let start = section.find("```c\n").expect("a C block") + 5;
     let code = &section[start..start + section[start..].find("```").expect("the block's end")];

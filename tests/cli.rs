@@ -389,6 +389,25 @@ fn distance_and_tolerance_match_the_rust_api() {
     }
 }
 
+/// A rotation axis is a direction: finite numbers of any size give the rotation about it (the
+/// axis 1e300,1e300,0 was refused as zero: its norm overflowed).
+#[test]
+fn a_rotation_axis_of_any_finite_size_is_a_direction() {
+    let (a, b) = (mesh("bunny_15k.obj"), mesh("teapot.obj"));
+    let (sa, sb) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let rotation = nalgebra::Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(Vec3::new(1.0, 1.0, 0.0)), 1.25);
+    let pose_b = Placement { rotation: rotation.into_inner(), translation: Vec3::new(4.0, 0.5, 0.0), scale: 1.0 };
+    let want = distance(&model(&a), &Placement::IDENTITY, &model(&b), &pose_b, &DistanceRequest::default(), None);
+    let want = want.unwrap().distance;
+    let degrees = format!("{:?}", 1.25f64.to_degrees());
+    for axis in ["1,1,0", "1e300,1e300,0", "1.7976931348623157e308,1.7976931348623157e308,0", "5e-324,5e-324,-0"] {
+        let rot = format!("{axis},{degrees}");
+        let v = Json::parse(&ok(&["distance", sa, sb, "--pose-b", "4,0.5,0", "--rot-b", &rot, "--json"]));
+        let got = v.only("distance").get("distance").num();
+        assert!((got - want).abs() <= 1e-12 * want, "--rot-b {rot}: {got} against {want}");
+    }
+}
+
 #[test]
 fn info_reports_the_model() {
     for (name, closed) in [("fandisk.obj", true), ("bunny.obj", false)] {
@@ -504,14 +523,13 @@ fn bad_input_gives_a_message_and_a_status() {
         (vec!["collide", "missing.obj", t], "missing.obj: cannot read"),
         (vec!["info", broken], "out of range"),
         (vec!["distance", t, "Cargo.toml"], "unknown mesh format"),
-        (vec!["collide", t, t, "--pose-a", "1,2"], "expected 3 numbers"),
-        (vec!["collide", t, t, "--pose-a", "1,2,3,4,5,6,7,8,9,10,11,12"], "not a rotation"),
-        (vec!["collide", t, t, "--pose-b", "1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,2"], "last row"),
-        (vec!["collide", t, t, "--pose-b", "1,nan,0"], "not a finite number"),
-        (vec!["collide", t, t, "--pose-b", "1,x,0"], "not a number"),
-        (vec!["collide", t, t, "--rot-b", "0,0,0,45"], "axis must not be zero"),
-        (vec!["collide", t, t, "--rot-b", "0,0,1"], "expected 4 numbers"),
-        (vec!["collide", t, t, "--rot-b", "0,0,1,45", "--pose-b", "1,0,0,0,0,1,0,0,0,0,1,0"], "3-number"),
+        // Numbers that are no pose: "pose" in the message, and the rotation tolerance.
+        (vec!["collide", t, t, "--pose-a", "1,2,3,4,5,6,7,8,9,10,11,12"], "the pose's R is not a rotation"),
+        (vec!["collide", t, t, "--pose-a", "1,2,3,4,5,6,7,8,9,10,11,12"], "rotation tolerance 1e-5"),
+        (vec!["distance", t, t, "--pose-b", "1,0,0,0, 0,1,0,0, 0,0,1.001,0"], "rotation tolerance 1e-5"),
+        (vec!["collide", t, t, "--pose-b", "1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,2"], "last row of a 4x4 pose matrix"),
+        (vec!["collide", t, t, "--rot-b", "0,0,0,45"], "rotation axis must not be zero"),
+        (vec!["tolerance", t, t, "--tolerance", "1", "--rot-a", "-0,0,0,45"], "rotation axis must not be zero"),
     ];
     for (args, message) in cases {
         let err = fails(&args, 1);
@@ -532,6 +550,20 @@ fn bad_input_gives_a_message_and_a_status() {
         (vec!["tolerance", t, t], "needs --tolerance"),
         (vec!["tolerance", t, t, "--tolerance", "-1"], "must not be negative"),
         (vec!["tolerance", t, t, "--tolerance", "inf"], "not a finite number"),
+        (vec!["tolerance", t, t, "--tolerance", "x"], "not a number"),
+        // A malformed number list for a pose is a bad command line too (docs/cli.md, "Exit
+        // status"), reported before any mesh file is read.
+        (vec!["collide", t, t, "--pose-a", "1,2"], "expected 3 numbers"),
+        (vec!["collide", "missing.obj", t, "--pose-b", "1,nan,0"], "not a finite number"),
+        (vec!["collide", t, t, "--pose-b", "1,x,0"], "not a number"),
+        (vec!["tolerance", t, t, "--tolerance", "1", "--pose-b", "1,x,0"], "not a number"),
+        (vec!["distance", t, t, "--pose-b", "1,,2,3"], "empty number between commas"),
+        (vec!["distance", t, t, "--pose-b", "1,2,3,"], "empty number between commas"),
+        (vec!["distance", t, t, "--pose-b", ",1,2,3"], "empty number between commas"),
+        (vec!["distance", t, t, "--pose-b", "1, ,2"], "empty number between commas"),
+        (vec!["distance", t, t, "--pose-b", " "], "no number given"),
+        (vec!["collide", t, t, "--rot-b", "0,0,1"], "expected 4 numbers"),
+        (vec!["collide", t, t, "--rot-b", "0,0,1,45", "--pose-b", "1,0,0,0,0,1,0,0,0,0,1,0"], "3-number"),
         (vec!["distance", t, t, "--rel-err", "-0.1"], "must not be negative"),
         (vec!["bench", t], "no mesh or two"),
         (vec!["bench", "--seconds", "0"], "--seconds"),

@@ -17,7 +17,8 @@ fn help_flags_ask_for_the_usage() {
     for a in [&["--help"][..], &["-h"], &["meshes/teapot.obj", "--help"]] {
         assert_eq!(parse_args(&args(a)), Ok(Command::Help), "{a:?}");
     }
-    assert!(usage().starts_with("usage: run_demo.sh [MESH.obj]"));
+    assert!(usage().starts_with("usage: run_demo.sh [MESH]"));
+    assert!(usage().contains("OBJ, STL or PLY"));
     assert!(usage().contains("--help"));
 }
 

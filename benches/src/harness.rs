@@ -189,7 +189,7 @@ pub fn stale_library_warning() -> Option<String> {
     (newest > built).then(|| {
         format!(
             "WARNING: {} is older than src/: the C columns measure an older build. Build the C library \
-             at the repository root (`cargo rustc --release --lib --features capi --crate-type cdylib --crate-type staticlib`; run_bench.sh does), then rerun.",
+             at the repository root (`cargo build --release -p rapidpqp-capi`; run_bench.sh does), then rerun.",
             library.display()
         )
     })

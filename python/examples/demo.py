@@ -1,9 +1,10 @@
 """rapidpqp from Python: load a mesh, run the three queries and a batch.
 
     pip install ./python          # at the repository root
-    python python/examples/demo.py [mesh.obj]
+    python python/examples/demo.py [MESH]
 
-Uses meshes/bunny_15k.obj of the repository unless another OBJ file is given.
+Uses meshes/bunny_15k.obj of the repository unless another mesh file (OBJ, STL or PLY: any
+format `rapidpqp.load` reads) is given.
 """
 
 from __future__ import annotations
@@ -19,19 +20,6 @@ import rapidpqp as rp
 DEFAULT_MESH = Path(__file__).resolve().parents[2] / "meshes" / "bunny_15k.obj"
 
 
-def load_obj(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Vertices (N, 3) and zero-based triangles (M, 3) of an OBJ file (polygons fan-split)."""
-    vertices, faces = [], []
-    with open(path) as f:
-        for line in f:
-            if line.startswith("v "):
-                vertices.append([float(x) for x in line.split()[1:4]])
-            elif line.startswith("f "):
-                idx = [int(p.split("/")[0]) - 1 for p in line.split()[1:]]
-                faces += [[idx[0], idx[k], idx[k + 1]] for k in range(1, len(idx) - 1)]
-    return np.array(vertices), np.array(faces)
-
-
 def rotation_z(angle: float) -> np.ndarray:
     c, s = np.cos(angle), np.sin(angle)
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
@@ -39,7 +27,7 @@ def rotation_z(angle: float) -> np.ndarray:
 
 def main() -> None:
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_MESH
-    vertices, faces = load_obj(path)
+    vertices, faces = rp.load_mesh(path)
     vertices -= vertices.mean(axis=0)  # centred, so that rotations turn it in place
     start = time.perf_counter()
     bunny = rp.Model(vertices, faces)
@@ -54,6 +42,7 @@ def main() -> None:
     pose2[:3, 3] = (0.3 * extent, 0.0, 0.0)
 
     r = rp.collide(bunny, None, bunny, pose2)
+    # A contact is a pair of intersecting triangles, one of each model.
     print(f"collide:   {r.num_pairs} intersecting triangle pairs "
           f"({r.bv_tests} box tests, {r.tri_tests} triangle tests); first pairs: {r.pairs[:3].tolist()}")
 

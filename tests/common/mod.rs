@@ -149,13 +149,13 @@ pub fn profile_dir() -> PathBuf {
     exe.parent().and_then(std::path::Path::parent).expect("target/<profile>/deps/<test binary>").to_path_buf()
 }
 
-/// The command that builds the C library (`librapidpqp.so` with its SONAME, and
-/// `librapidpqp.a`) in `target/<profile>`, as install.sh and the README do: the rlib is the
-/// crate's only declared type, so the C crate types are named here, with the `capi` feature.
+/// The command that builds the C library (`librapidpqp.so` with its SONAME and the SONAME's
+/// link, and `librapidpqp.a`) in `target/<profile>`: the workspace's `rapidpqp-capi` package,
+/// which a plain `cargo build` at the root builds too.
 pub fn c_library_build(profile: &str) -> std::process::Command {
     let mut cargo = std::process::Command::new(env!("CARGO"));
     cargo
-        .args(["rustc", "--lib", "--features", "capi", "--crate-type", "cdylib", "--crate-type", "staticlib"])
+        .args(["build", "--package", "rapidpqp-capi"])
         .arg("--manifest-path")
         .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"));
     match profile {
@@ -171,10 +171,9 @@ pub fn c_library_build(profile: &str) -> std::process::Command {
 }
 
 /// A C library artifact (`librapidpqp.a` or `.so`) of this very build. `cargo test` builds
-/// the library only as an rlib for the tests, so the C artifacts are brought up to date here
-/// (a no-op when they are), never used stale. On Linux the SONAME link beside the `.so`
-/// (`librapidpqp.so.0.1 -> librapidpqp.so`) is made too, as an installed library has it: a
-/// program linked with the `.so` asks the loader for that name.
+/// the library only as an rlib for the tests, so the C library is brought up to date here (a
+/// no-op when it is), never used stale. The build itself leaves the SONAME's link beside the
+/// `.so` (capi/build.rs): nothing is added here, so the tests link as a user does.
 pub fn built_library(file: &str) -> PathBuf {
     static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
     let profile = profile_dir();
@@ -187,10 +186,8 @@ pub fn built_library(file: &str) -> PathBuf {
             .arg("--target-dir")
             .arg(target_dir)
             .status()
-            .expect("run cargo rustc for the C library");
-        assert!(status.success(), "building the C library (cargo rustc --features capi) failed");
-        #[cfg(target_os = "linux")]
-        link_soname(&profile.join("librapidpqp.so"));
+            .expect("run cargo build for the C library");
+        assert!(status.success(), "building the C library (cargo build --package rapidpqp-capi) failed");
     });
     let path = profile.join(file);
     assert!(path.is_file(), "{} not found after building the C library", path.display());
@@ -204,22 +201,6 @@ pub fn soname(library: &std::path::Path) -> Option<String> {
     String::from_utf8_lossy(&output.stdout)
         .lines()
         .find_map(|line| line.trim().strip_prefix("SONAME").map(|name| name.trim().to_owned()))
-}
-
-/// Makes `<SONAME> -> librapidpqp.so` beside the library (replacing a stale link).
-#[cfg(target_os = "linux")]
-fn link_soname(library: &std::path::Path) {
-    let soname = soname(library).unwrap_or_else(|| panic!("{} has no SONAME", library.display()));
-    let link = library.with_file_name(&soname);
-    let target = library.file_name().expect("library file name");
-    if std::fs::read_link(&link).is_ok_and(|t| t == target) {
-        return;
-    }
-    let _ = std::fs::remove_file(&link);
-    if let Err(err) = std::os::unix::fs::symlink(target, &link) {
-        // Another test binary may have made it meanwhile.
-        assert!(std::fs::read_link(&link).is_ok_and(|t| t == target), "cannot link {}: {err}", link.display());
-    }
 }
 
 /// The six faces of a cube as quads of corner numbers 0..8, each bit of a corner number

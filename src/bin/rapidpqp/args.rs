@@ -67,17 +67,27 @@ pub fn parse(args: &[OsString], spec: Spec) -> Result<Parsed, String> {
     Ok(parsed)
 }
 
-/// Numbers separated by commas and/or whitespace, each finite.
+/// Numbers separated by commas and/or whitespace, each finite. A comma separates exactly two
+/// numbers: an empty field (`1,,2`, a leading or trailing comma) is refused, not skipped.
 pub fn numbers(option: &str, text: &str) -> Result<Vec<f64>, String> {
-    let words: Vec<&str> = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
-    words
-        .iter()
-        .map(|w| match w.parse::<f64>() {
-            Ok(x) if x.is_finite() => Ok(x),
-            Ok(_) => Err(format!("--{option}: {w:?} is not a finite number")),
-            Err(_) => Err(format!("--{option}: {w:?} is not a number")),
-        })
-        .collect()
+    if text.trim().is_empty() {
+        return Err(format!("--{option}: no number given"));
+    }
+    let mut values = Vec::new();
+    for field in text.split(',') {
+        let mut words = field.split_whitespace().peekable();
+        if words.peek().is_none() {
+            return Err(format!("--{option}: an empty number between commas in {text:?}"));
+        }
+        for w in words {
+            values.push(match w.parse::<f64>() {
+                Ok(x) if x.is_finite() => x,
+                Ok(_) => return Err(format!("--{option}: {w:?} is not a finite number")),
+                Err(_) => return Err(format!("--{option}: {w:?} is not a number")),
+            });
+        }
+    }
+    Ok(values)
 }
 
 /// One finite number.

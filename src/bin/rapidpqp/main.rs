@@ -2,9 +2,9 @@
 //! on mesh files (OBJ, STL, PLY) from the command line. Uses the library's Rust API only.
 //!
 //! Output is for people by default; `--json` prints exactly one JSON object whose one key is
-//! the command's name (README, "Command line", gives the schema). Errors go to stderr with a
-//! non-zero status: 1 for bad input (a missing or malformed file, a bad pose), 2 for a bad
-//! command line.
+//! the command's name (docs/cli.md, "Command line", gives the schema). Errors go to stderr
+//! with a non-zero status: 1 for bad input (a missing or malformed file, numbers that are no
+//! pose), 2 for a bad command line (including a malformed number for any option).
 
 mod args;
 mod json;
@@ -18,6 +18,7 @@ use args::{Parsed, Spec};
 use json::Json;
 use nalgebra::{Rotation3, Unit};
 use rapidpqp::io::load;
+use rapidpqp::pose::PoseError;
 use rapidpqp::query::{CollideRequest, CollideResult, DistanceRequest, DistanceResult, collide, distance, tolerance};
 use rapidpqp::{Mat3, Model, Placement, Triangle, Vec3};
 
@@ -217,39 +218,46 @@ fn load_pair(parsed: &Parsed, command: &'static str) -> Result<(Loaded, Option<L
     }
 }
 
-/// `--pose-X` and `--rot-X` as a placement (see `POSE_HELP`).
-fn pose(parsed: &Parsed, which: &str) -> Result<Placement, Failure> {
+/// `--pose-X` and `--rot-X` as a placement (see `POSE_HELP`). A malformed number list (not a
+/// number, an empty field, the wrong count, `--rot` with a matrix) is a bad command line
+/// (status 2); numbers that are no pose (a zero axis, a matrix that is not a rotation) are bad
+/// input (status 1), as the README's "Exit status" says.
+fn pose(parsed: &Parsed, which: &str, command: &'static str) -> Result<Placement, Failure> {
     let (pose_name, rot_name) = (format!("pose-{which}"), format!("rot-{which}"));
+    let usage = usage(command);
     let bad = |m: String| Failure::Input(m);
     let mut rotation = Mat3::identity();
     let mut translation = Vec3::zeros();
     if let Some(text) = parsed.value(&rot_name) {
-        let v = args::numbers(&rot_name, text).map_err(bad)?;
+        let v = args::numbers(&rot_name, text).map_err(&usage)?;
         let [x, y, z, degrees] = v[..] else {
-            return Err(bad(format!(
+            return Err(usage(format!(
                 "--{rot_name}: expected 4 numbers (axis x,y,z and an angle in degrees), got {}",
                 v.len()
             )));
         };
-        let axis = Vec3::new(x, y, z);
-        if axis.norm() == 0.0 || !axis.norm().is_finite() {
-            return Err(bad(format!("--{rot_name}: the axis must not be zero")));
+        // Divided by its largest component first, an axis is a direction however large or small
+        // its finite numbers are (the norm of 1e300,1e300,0 itself overflows).
+        let largest = x.abs().max(y.abs()).max(z.abs());
+        if largest == 0.0 {
+            return Err(bad(format!("--{rot_name}: the rotation axis must not be zero")));
         }
-        rotation = Rotation3::from_axis_angle(&Unit::new_normalize(axis), degrees.to_radians()).into_inner();
+        let axis = Unit::new_normalize(Vec3::new(x, y, z) / largest);
+        rotation = Rotation3::from_axis_angle(&axis, degrees.to_radians()).into_inner();
     }
     if let Some(text) = parsed.value(&pose_name) {
-        let v = args::numbers(&pose_name, text).map_err(bad)?;
+        let v = args::numbers(&pose_name, text).map_err(&usage)?;
         match v.len() {
             3 => translation = Vec3::new(v[0], v[1], v[2]),
             12 | 16 => {
                 if parsed.value(&rot_name).is_some() {
-                    return Err(bad(format!(
+                    return Err(usage(format!(
                         "--{rot_name} goes with a 3-number --{pose_name} only (a matrix has its rotation)"
                     )));
                 }
                 if v.len() == 16 && v[12..] != [0.0, 0.0, 0.0, 1.0] {
                     return Err(bad(format!(
-                        "--{pose_name}: the last row of a 4x4 matrix must be 0,0,0,1, got {:?}",
+                        "--{pose_name}: the last row of a 4x4 pose matrix must be 0,0,0,1, got {:?}",
                         &v[12..]
                     )));
                 }
@@ -257,19 +265,29 @@ fn pose(parsed: &Parsed, which: &str) -> Result<Placement, Failure> {
                 translation = Vec3::new(v[3], v[7], v[11]);
             }
             n => {
-                return Err(bad(format!(
+                return Err(usage(format!(
                     "--{pose_name}: expected 3 numbers (a translation), 12 (a 3x4 matrix) or 16 (a 4x4 matrix), got {n}"
                 )));
             }
         }
     }
     let placement = Placement { rotation, translation, scale: 1.0 };
-    placement.check().map_err(|e| bad(format!("--{pose_name}: {e}")))?;
+    placement.check().map_err(|e| {
+        bad(match e {
+            PoseError::NotRotation => format!(
+                "--{pose_name}: the pose's R is not a rotation (orthonormal, determinant +1) within the rotation tolerance {:e}",
+                rapidpqp::pose::rotation_tolerance()
+            ),
+            PoseError::NonFinite => format!("--{pose_name}: the pose has a NaN or infinite number"),
+            other => format!("--{pose_name}: the pose is refused: {other}"),
+        })
+    })?;
     Ok(placement)
 }
 
-fn poses(parsed: &Parsed) -> Result<(Placement, Placement), Failure> {
-    Ok((pose(parsed, "a")?, pose(parsed, "b")?))
+/// Both poses, read before any mesh file so that a bad command line is reported first.
+fn poses(parsed: &Parsed, command: &'static str) -> Result<(Placement, Placement), Failure> {
+    Ok((pose(parsed, "a", command)?, pose(parsed, "b", command)?))
 }
 
 fn num(x: f64) -> String {
@@ -334,9 +352,9 @@ fn collide_command(args: &[OsString]) -> Outcome {
     if p.flag("first") && p.flag("all") {
         return Err(Failure::Usage("--first and --all exclude each other".into(), "collide"));
     }
+    let (pa, pb) = poses(&p, "collide")?;
     let (a, b) = load_pair(&p, "collide")?;
     let b = b.as_ref().unwrap_or(&a);
-    let (pa, pb) = poses(&p)?;
     let request = CollideRequest { first_contact: p.flag("first"), ..Default::default() };
     let mut result = CollideResult::new();
     let start = Instant::now();
@@ -397,9 +415,9 @@ fn distance_command(args: &[OsString]) -> Outcome {
     };
     let request =
         DistanceRequest { rel_err: error_bound(&p, "rel-err")?, abs_err: error_bound(&p, "abs-err")?, qsize: 0 };
+    let (pa, pb) = poses(&p, "distance")?;
     let (a, b) = load_pair(&p, "distance")?;
     let b = b.as_ref().unwrap_or(&a);
-    let (pa, pb) = poses(&p)?;
     let start = Instant::now();
     let r = distance(&a.model, &pa, &b.model, &pb, &request, None).map_err(|e| Failure::Input(e.to_string()))?;
     let time = start.elapsed();
@@ -434,9 +452,9 @@ fn tolerance_command(args: &[OsString]) -> Outcome {
     if limit < 0.0 {
         return Err(Failure::Usage(format!("--tolerance must not be negative, got {text}"), "tolerance"));
     }
+    let (pa, pb) = poses(&p, "tolerance")?;
     let (a, b) = load_pair(&p, "tolerance")?;
     let b = b.as_ref().unwrap_or(&a);
-    let (pa, pb) = poses(&p)?;
     let start = Instant::now();
     let r = tolerance(&a.model, &pa, &b.model, &pb, limit, 0, None).map_err(|e| Failure::Input(e.to_string()))?;
     let time = start.elapsed();
