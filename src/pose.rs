@@ -167,6 +167,15 @@ pub enum PoseError {
     NotRotation,
 }
 
+/// True for the identity rotation exactly. (The first entry alone rejects any other rotation
+/// but a handful: one comparison in the usual case.)
+#[inline(always)]
+fn is_identity(r: &[f64; 9]) -> bool {
+    r[0] == 1.0
+        && (r[4] == 1.0) & (r[8] == 1.0)
+        && (r[1] == 0.0) & (r[2] == 0.0) & (r[3] == 0.0) & (r[5] == 0.0) & (r[6] == 0.0) & (r[7] == 0.0)
+}
+
 /// Checks a pose's numbers: finite, the scale in range, the rotation (row-major) one within
 /// `tolerance` (reflections too when `reflections`). The rotation test refuses any NaN or
 /// infinite entry by itself, so the rotation's entries are only scanned for one when it fails.
@@ -178,7 +187,9 @@ pub(crate) fn check_pose(
     tolerance: f64,
     reflections: bool,
 ) -> Result<(), PoseError> {
-    let rotation = is_rotation(r, tolerance, reflections);
+    // The identity (a model left where it was built, the usual first pose) passes at any
+    // tolerance; it skips the arithmetic.
+    let rotation = is_identity(r) || is_rotation(r, tolerance, reflections);
     if !all_finite(&[t[0], t[1], t[2], scale]) || (!rotation && !all_finite(r)) {
         Err(PoseError::NonFinite)
     } else if !scale_in_range(scale) {

@@ -165,6 +165,8 @@ pub struct PQP_Model {
     built: Option<Model>,
     /// Leaf-order index of this model's triangle in the last closest pair (PQP's `last_tri`).
     last_tri: u32,
+    /// The distance of that pair when it was found (NaN: none yet); tells coherent steps.
+    last_distance: f64,
 }
 
 // SAFETY: the only type of kind PqpModel.
@@ -176,7 +178,13 @@ unsafe impl Handle for PQP_Model {
 /// call these.
 impl PQP_Model {
     pub(crate) fn new() -> PQP_Model {
-        PQP_Model { state: PQP_BUILD_STATE_EMPTY, triangles: ModelBuilder::new(), built: None, last_tri: 0 }
+        PQP_Model {
+            state: PQP_BUILD_STATE_EMPTY,
+            triangles: ModelBuilder::new(),
+            built: None,
+            last_tri: 0,
+            last_distance: f64::NAN,
+        }
     }
 
     /// `BeginModel`: discards everything; `PQP_ERR_BUILD_OUT_OF_SEQUENCE` when the model was
@@ -186,6 +194,7 @@ impl PQP_Model {
         self.triangles = ModelBuilder::new();
         self.built = None;
         self.last_tri = 0;
+        self.last_distance = f64::NAN;
         self.state = PQP_BUILD_STATE_BEGUN;
         code
     }
@@ -444,7 +453,9 @@ unsafe fn query_inputs<'a, T>(args: &Placed, result: *mut T) -> Result<(Inputs<'
     Ok((input, res))
 }
 
-/// `R1ᵀ R2` and `R1ᵀ (T2 − T1)`, the relative placement every PQP result reports.
+/// `R1ᵀ R2` and `R1ᵀ (T2 − T1)`, the relative placement every PQP result reports: the
+/// numbers of `Relative::between` (the same products, summed in the same order), written out
+/// inline where that function would be a second call.
 #[inline(always)]
 fn relative(p1: &Placement, p2: &Placement) -> ([[f64; 3]; 3], [f64; 3]) {
     // Column i of a rotation is `as_slice()[3i..3i + 3]` (column-major storage).
@@ -669,10 +680,13 @@ pub(crate) unsafe fn distance_models(
         return PQP_ERR_INVALID_ARGUMENT;
     }
     // SAFETY: both live; plain reads.
-    let last = unsafe { ((*input.m1).last_tri, (*input.m2).last_tri) };
+    let (last, previous) = unsafe { (((*input.m1).last_tri, (*input.m2).last_tri), (*input.m1).last_distance) };
     let mut cache = DistanceCache { last_pair: Some(last) };
     let request = DistanceRequest { rel_err, abs_err, qsize: queue_size(qsize, input.b1, input.b2) };
-    let Ok(r) = distance::distance_placed(input.b1, &input.p1, input.b2, &input.p2, &request, Some(&mut cache)) else {
+    let previous = previous.is_finite().then_some(previous);
+    let Ok(r) =
+        distance::distance_after(input.b1, &input.p1, input.b2, &input.p2, &request, Some(&mut cache), previous)
+    else {
         return PQP_ERR_OUT_OF_RANGE;
     };
     if let Some((t1, t2)) = cache.last_pair {
@@ -681,6 +695,8 @@ pub(crate) unsafe fn distance_models(
         unsafe {
             (*input.m1).last_tri = t1;
             (*input.m2).last_tri = t2;
+            (*input.m1).last_distance = r.distance;
+            (*input.m2).last_distance = r.distance;
         }
     }
     res.rel_err = rel_err;
@@ -762,6 +778,8 @@ pub(crate) unsafe fn tolerance_models(
         unsafe {
             (*input.m1).last_tri = t1;
             (*input.m2).last_tri = t2;
+            (*input.m1).last_distance = r.distance;
+            (*input.m2).last_distance = r.distance;
         }
     }
     res.closer_than_tolerance = c_int::from(r.closer);

@@ -72,6 +72,15 @@ const CCW_ERRBOUND_A: f64 = (3.0 + 16.0 * HALF_ULP) * HALF_ULP;
 #[inline(never)]
 fn orient3d_exact(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> f64 {
     let values = [a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z, d.x, d.y, d.z];
+    if exact_in_doubles(&values, 3) {
+        // Every operation of the first stage is exact (see `exact_in_doubles`): its value is
+        // the determinant itself (touching and coplanar inputs with few significant bits, the
+        // usual reason the first stage could not decide, are answered here).
+        let (adx, bdx, cdx) = (a.x - d.x, b.x - d.x, c.x - d.x);
+        let (ady, bdy, cdy) = (a.y - d.y, b.y - d.y, c.y - d.y);
+        let (adz, bdz, cdz) = (a.z - d.z, b.z - d.z, c.z - d.z);
+        return adz * (bdx * cdy - cdx * bdy) + bdz * (cdx * ady - adx * cdy) + cdz * (adx * bdy - bdx * ady);
+    }
     match shift_into_range(&values) {
         Some(0) => robust::orient3d(c3(a), c3(b), c3(c), c3(d)),
         Some(k) => {
@@ -80,6 +89,40 @@ fn orient3d_exact(a: &Vec3, b: &Vec3, c: &Vec3, d: &Vec3) -> f64 {
         }
         None => exact::orient3d(a, b, c, d),
     }
+}
+
+/// True when the first-stage formula of a determinant of degree `degree` (3 for `orient3d`, 2
+/// for `orient2d`) computes every difference, product and sum of `values` exactly, so that its
+/// value is the exact determinant (and its sign the exact sign, zero included).
+///
+/// Why: let every nonzero input be an integer multiple of `2^e` and below `2^t` in magnitude,
+/// with `t - e = s`. A difference is a multiple of `2^e` below `2^(t+1)`; a product of `k`
+/// differences (and the 2×2 minors, one more bit) a multiple of `2^(k·e)` below
+/// `2^(k·t + k + 1)`; `orient3d`'s sum of three products below `2^(3t + 6)`. A multiple of `2^g`
+/// below `2^(g + 53)` is a double (also below the normal range, when `g >= -1074`), and an
+/// operation whose exact result is a double returns it. So `3s + 6 <= 53` (`s <= 15`) for
+/// `orient3d` and `2s + 3 <= 53` (`s <= 25`) for `orient2d`, with `degree · e >= -1074` and the
+/// largest value below `2^1024`. Coordinates with few significant bits (grids, touching
+/// placements written with short decimals in binary) pass; general doubles do not.
+#[inline]
+fn exact_in_doubles(values: &[f64], degree: i32) -> bool {
+    let (mut low, mut top) = (i32::MAX, i32::MIN);
+    for &x in values {
+        let bits = x.to_bits() & !(1 << 63);
+        let biased = (bits >> 52) as i32;
+        let mantissa = if biased == 0 { bits } else { bits & ((1 << 52) - 1) | 1 << 52 };
+        // x = mantissa · 2^(scale), with a subnormal's scale that of the smallest exponent.
+        // (A zero counts for neither end: selects, not a branch, as zeros come and go.)
+        let scale = biased.max(1) - 1075;
+        low = low.min(if bits == 0 { i32::MAX } else { scale + mantissa.trailing_zeros() as i32 });
+        top = top.max(scale + 64 - mantissa.leading_zeros() as i32);
+    }
+    if low == i32::MAX {
+        return true; // all zero
+    }
+    let span = top - low;
+    let (max_span, headroom) = if degree == 3 { (15, 6) } else { (25, 3) };
+    span <= max_span && degree * low >= -1074 && degree * top + headroom <= 1023
 }
 
 /// `floor(log2 |x|)` of a nonzero finite `x` (subnormals included).
@@ -147,7 +190,12 @@ pub fn orient2d(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
 #[cold]
 #[inline(never)]
 fn orient2d_exact(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
-    match shift_into_range(&[a[0], a[1], b[0], b[1], c[0], c[1]]) {
+    let values = [a[0], a[1], b[0], b[1], c[0], c[1]];
+    if exact_in_doubles(&values, 2) {
+        // Exact first stage (see `exact_in_doubles`).
+        return (a[0] - c[0]) * (b[1] - c[1]) - (a[1] - c[1]) * (b[0] - c[0]);
+    }
+    match shift_into_range(&values) {
         Some(k) => {
             let p = |v: [f64; 2]| c2(v.map(|x| times_pow2(x, k)));
             robust::orient2d(p(a), p(b), p(c))
@@ -442,6 +490,57 @@ mod tests {
         assert_eq!(volume_sign(&a, &b, &c, &Vec3::new(0.0, 0.0, 5e-324)), 1);
         assert_eq!(volume_sign(&a, &b, &c, &Vec3::new(0.0, 0.0, -5e-324)), -1);
         assert_eq!(volume_sign(&a, &b, &c, &Vec3::new(1e-300, 2e-300, 0.0)), 0);
+    }
+
+    #[test]
+    fn exactness_bounds() {
+        // Spans: 1 and 2^-15 is 16 bits (t = 1, e = -15); 2^-14 makes it 15.
+        assert!(exact_in_doubles(&[1.0, 0.75, -0.5, 0.0], 3));
+        assert!(exact_in_doubles(&[0.0; 12], 3));
+        assert!(exact_in_doubles(&[1.5, 2f64.powi(-14)], 3));
+        assert!(!exact_in_doubles(&[1.5, 2f64.powi(-15)], 3));
+        assert!(exact_in_doubles(&[1.5, 2f64.powi(-24)], 2));
+        assert!(!exact_in_doubles(&[1.5, 2f64.powi(-25)], 2));
+        assert!(!exact_in_doubles(&[0.1, 0.25], 3), "0.1 has 53 significant bits");
+        assert!(!exact_in_doubles(&[1.0000000000009095], 2));
+        // Range: products of three must stay multiples of 2^-1074 and below 2^1024.
+        assert!(exact_in_doubles(&[2f64.powi(-358)], 3) && !exact_in_doubles(&[2f64.powi(-359)], 3));
+        assert!(exact_in_doubles(&[2f64.powi(-537)], 2) && !exact_in_doubles(&[2f64.powi(-538)], 2));
+        assert!(exact_in_doubles(&[2f64.powi(338)], 3) && !exact_in_doubles(&[2f64.powi(339)], 3));
+        assert!(!exact_in_doubles(&[5e-324], 2) && !exact_in_doubles(&[f64::MAX], 2));
+        // A subnormal input that is a multiple of a larger power of two.
+        assert!(exact_in_doubles(&[2f64.powi(-1000) * 2f64.powi(-60), 2f64.powi(-1050)], 1));
+    }
+
+    /// Inputs with few significant bits, on and beside planes and lines, at many scales: the
+    /// signs of the exact-in-doubles shortcut agree with the integer evaluation, and the
+    /// shortcut is taken for most of them.
+    #[test]
+    fn short_inputs_get_exact_signs() {
+        let mut rng = crate::test_rng::Rng(0x5407_7b17_5eed_0001);
+        let (mut taken, mut zeros) = (0, 0);
+        for round in 0..20_000 {
+            let bits = 1 + round % 6;
+            let shift = [-358, -200, -30, -3, 0, 7, 100, 300][round % 8];
+            let scale = 2f64.powi(shift);
+            let mut q = || (rng.range(-1.0, 1.0) * (1 << bits) as f64).round() * scale;
+            let (a, b, c) = (Vec3::new(q(), q(), q()), Vec3::new(q(), q(), q()), Vec3::new(q(), q(), q()));
+            // On the plane abc (integer combinations stay exact), or one step off it.
+            let (i, j, off) = ((q() / scale) as i32 % 3, (q() / scale) as i32 % 3, q());
+            let mut d = a + (b - a) * i as f64 + (c - a) * j as f64;
+            if round % 3 == 0 {
+                d.z += off;
+            }
+            let values = [a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z, d.x, d.y, d.z];
+            let want = sign(exact::orient3d(&a, &b, &c, &d));
+            assert_eq!(sign(orient3d(&a, &b, &c, &d)), want, "{a:?} {b:?} {c:?} {d:?}");
+            taken += usize::from(exact_in_doubles(&values, 3));
+            zeros += usize::from(want == 0);
+            let p = |v: &Vec3| [v.x, v.y];
+            let want2 = sign(exact::orient2d(p(&a), p(&b), p(&d)));
+            assert_eq!(sign(orient2d(p(&a), p(&b), p(&d))), want2, "{a:?} {b:?} {d:?}");
+        }
+        assert!(taken > 10_000 && zeros > 5_000, "taken {taken}, zeros {zeros}");
     }
 
     #[test]

@@ -318,9 +318,10 @@ fn accurate_normal(t: &Triangle) -> Vec3 {
 /// True when `x` projects (along the normal `n`) into the closed triangle `t`.
 #[inline(always)]
 fn projects_inside(t: &Triangle, e: &[Vec3; 3], n: &Vec3, x: &Vec3) -> bool {
-    n.cross(&e[0]).dot(&(x - t[0])) >= 0.0
-        && n.cross(&e[1]).dot(&(x - t[1])) >= 0.0
-        && n.cross(&e[2]).dot(&(x - t[2])) >= 0.0
+    // (`&`: the three tests cost less than the mispredicted branches between them.)
+    (n.cross(&e[0]).dot(&(x - t[0])) >= 0.0)
+        & (n.cross(&e[1]).dot(&(x - t[1])) >= 0.0)
+        & (n.cross(&e[2]).dot(&(x - t[2])) >= 0.0)
 }
 
 /// Signed in-plane distance from the projection of `x` to the nearest edge line of `t`
@@ -343,7 +344,7 @@ fn vertex_face(t: &Triangle, e: &[Vec3; 3], n: &Vec3, nn: f64, o: &Triangle, h: 
     if !(nn > 0.0) {
         return None;
     }
-    let one_side = (h[0] >= 0.0 && h[1] >= 0.0 && h[2] >= 0.0) || (h[0] <= 0.0 && h[1] <= 0.0 && h[2] <= 0.0);
+    let one_side = ((h[0] >= 0.0) & (h[1] >= 0.0) & (h[2] >= 0.0)) | ((h[0] <= 0.0) & (h[1] <= 0.0) & (h[2] <= 0.0));
     if !one_side {
         return None;
     }
@@ -506,7 +507,7 @@ fn crossing(a: &Triangle, b: &Triangle, su: &Setup) -> Option<Vec3> {
         (0..3).find_map(|k| {
             let l = (k + 1) % 3;
             let (h0, h1) = (h[k], h[l]);
-            if (h0 < 0.0 && h1 > 0.0) || (h0 > 0.0 && h1 < 0.0) {
+            if ((h0 < 0.0) & (h1 > 0.0)) | ((h0 > 0.0) & (h1 < 0.0)) {
                 let x = o[k] + (o[l] - o[k]) * (h0 / (h0 - h1));
                 projects_inside(t, e, n, &x).then_some(x)
             } else {

@@ -109,11 +109,10 @@ fn filtered_sides(t: &Triangle, p: &Triangle) -> [i8; 3] {
         let permanent = ax * m[0] + ay * m[1] + az * m[2];
         let bound = O3D_ERR * permanent + UNDERFLOW_ERR * (ax + ay + az + 2.0);
         // Strict comparisons: an overflowed (infinite or NaN) evaluation never certifies.
-        if d > bound {
-            s[i] = 1;
-        } else if -d > bound {
-            s[i] = -1;
-        }
+        // (Arithmetic rather than branches: the signs vary from one call to the next, and a
+        // mispredicted branch costs more than this whole test.)
+        let (pos, neg) = ((d > bound) as i8, (-d > bound) as i8);
+        s[i] = pos - neg + UNKNOWN * (1 - pos - neg);
     }
     s
 }
@@ -135,7 +134,8 @@ fn resolve_sides(t: &Triangle, p: &Triangle, mut s: [i8; 3]) -> [i8; 3] {
 /// True when all three (known) sides are strictly the same: the triangle misses the plane.
 #[inline(always)]
 fn one_side(s: [i8; 3]) -> bool {
-    (s[0] == 1 && s[1] == 1 && s[2] == 1) || (s[0] == -1 && s[1] == -1 && s[2] == -1)
+    // (`&`, `|`: one branch, on the answer, instead of one per comparison.)
+    ((s[0] == 1) & (s[1] == 1) & (s[2] == 1)) | ((s[0] == -1) & (s[1] == -1) & (s[2] == -1))
 }
 
 /// The vertex whose side sign is a strict unique minimum or maximum of `s`, and the direction
@@ -144,17 +144,34 @@ fn one_side(s: [i8; 3]) -> bool {
 /// plane transversally (their endpoints are not strictly on one side, nor both on the plane).
 #[inline]
 pub(crate) fn lone_vertex(s: [i8; 3]) -> (usize, i8) {
-    for i in 0..3 {
-        let (j, k) = (s[(i + 1) % 3], s[(i + 2) % 3]);
-        if j > s[i] && k > s[i] {
-            return (i, 1);
-        }
-        if j < s[i] && k < s[i] {
-            return (i, -1);
-        }
-    }
-    unreachable!("sides {s:?} are all zero or strictly one-sided")
+    // A table of the 27 sign triples (a lookup, not branches that mispredict).
+    let (i, dir) = LONE_VERTEX[(9 * (s[0] + 1) + 3 * (s[1] + 1) + (s[2] + 1)) as usize];
+    assert!(dir != 0, "sides {s:?} are all zero or strictly one-sided");
+    (i as usize, dir)
 }
+
+/// [`lone_vertex`] of every triple of signs in −1..=1, indexed `9(s0+1) + 3(s1+1) + (s2+1)`;
+/// direction 0 for the triples that have none.
+const LONE_VERTEX: [(u8, i8); 27] = {
+    let mut table = [(0, 0); 27];
+    let mut n = 0;
+    while n < 27 {
+        let s = [(n / 9) as i8 - 1, (n / 3 % 3) as i8 - 1, (n % 3) as i8 - 1];
+        let mut i = 3;
+        while i > 0 {
+            i -= 1;
+            let (j, k) = (s[(i + 1) % 3], s[(i + 2) % 3]);
+            // The first vertex in index order wins, as in a scan from 0.
+            if j > s[i] && k > s[i] {
+                table[n] = (i as u8, 1);
+            } else if j < s[i] && k < s[i] {
+                table[n] = (i as u8, -1);
+            }
+        }
+        n += 1;
+    }
+    table
+};
 
 /// The non-coplanar case: both triangles have area, cross each other's plane, and neither lies
 /// in the other's plane, so the planes meet in a line `L`.
@@ -298,6 +315,29 @@ mod tests {
 
     fn t(p: [[f64; 3]; 3]) -> Triangle {
         p.map(|c| Vec3::new(c[0], c[1], c[2]))
+    }
+
+    /// The table behind `lone_vertex` is the scan from vertex 0 it replaces.
+    #[test]
+    fn lone_vertex_table() {
+        for n in 0..27 {
+            let s = [(n / 9) as i8 - 1, (n / 3 % 3) as i8 - 1, (n % 3) as i8 - 1];
+            let scan = (0..3).find_map(|i| {
+                let (j, k) = (s[(i + 1) % 3], s[(i + 2) % 3]);
+                if j > s[i] && k > s[i] {
+                    Some((i, 1))
+                } else if j < s[i] && k < s[i] {
+                    Some((i, -1))
+                } else {
+                    None
+                }
+            });
+            let one_sided = s == [0; 3] || one_side(s);
+            assert_eq!(scan.is_none(), one_sided, "{s:?}");
+            if let Some(want) = scan {
+                assert_eq!(lone_vertex(s), want, "{s:?}");
+            }
+        }
     }
 
     /// A second exact method (no filter, no interval logic): some edge of one triangle meets the

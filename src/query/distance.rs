@@ -315,6 +315,10 @@ struct Search<'a> {
     pruned_bound: f64,
     /// The warm-start pair, tested before the search (a visit to it is counted, not redone).
     seed: Option<(u32, u32)>,
+    /// The warm start is that of a coherent step (see [`COHERENT`]): its pair bounds the
+    /// search about as tightly as the answer will, so there is nothing for a best-first
+    /// descent to find first.
+    coherent: bool,
 }
 
 /// No node placed yet.
@@ -692,10 +696,16 @@ impl Ord for Pending {
 struct Goal {
     qsize: usize,
     warm_start: Option<(u32, u32)>,
+    /// The distance (world units) the query that left the warm start found, when known.
+    previous: Option<f64>,
     stop_at: Option<f64>,
     rel_err: f64,
     abs_err: f64,
 }
+
+/// The warm start counts as coherent when its pair is at most this factor (plus the search's
+/// precision) farther apart than the previous answer was.
+const COHERENT: f64 = 1.05;
 
 fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> Result<DistanceResult, RangeError> {
     let rel = Relative::between(p1, p2);
@@ -795,6 +805,7 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
         tau: 64.0 * f64::EPSILON * coords / base,
         pruned_bound: f64::INFINITY,
         seed: None,
+        coherent: false,
     };
     search.cut = search.compute_cut();
     let warm = goal.warm_start.filter(|&(a, b)| (a as usize) < m1.num_triangles() && (b as usize) < m2.num_triangles());
@@ -804,6 +815,11 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
     if let Some((ta, tb)) = if goal.stop_at.is_none() { Some(warm.unwrap_or((0, 0))) } else { warm } {
         search.leaf_pair(ta as usize, tb as usize, false);
         search.seed = Some((ta, tb));
+    }
+    // Coherent steps (a simulation's): the previous closest pair is still about as close as
+    // the previous answer, so it is (nearly) this answer too.
+    if let (Some(_), Some(previous)) = (warm, goal.previous) {
+        search.coherent = search.best <= previous * to_local / base * COHERENT + search.tau;
     }
     search
 }
@@ -853,6 +869,10 @@ fn search_from_root(search: &mut Search, goal: Goal, scratch: &mut Scratch) {
         // Answered from the two models' extreme vertices.
     } else if goal.qsize > 2 {
         search.best_first(goal.qsize.min(MAX_QUEUE), false, scratch);
+    } else if search.coherent {
+        // Every pair whose bound is below the answer is visited in any order, and the seed
+        // is about the answer: depth first, as PQP, without the queue's upkeep.
+        search.depth_first(Entry { d: f64::NEG_INFINITY, a: 0, b: 0 }, &mut scratch.stack);
     } else {
         search.best_first(DESCENT_QUEUE, true, scratch);
     }
@@ -972,9 +992,25 @@ pub(crate) fn distance_placed(
     request: &DistanceRequest,
     cache: Option<&mut DistanceCache>,
 ) -> Result<DistanceResult, RangeError> {
+    distance_after(m1, p1, m2, p2, request, cache, None)
+}
+
+/// [`distance_placed`] for a caller that also keeps the distance the query that left the
+/// warm start found (`previous`, world units): when the warm start's pair is still about that
+/// close, the steps are coherent and the search goes depth first from it.
+pub(crate) fn distance_after(
+    m1: &Model,
+    p1: &Placement,
+    m2: &Model,
+    p2: &Placement,
+    request: &DistanceRequest,
+    cache: Option<&mut DistanceCache>,
+    previous: Option<f64>,
+) -> Result<DistanceResult, RangeError> {
     let goal = Goal {
         qsize: request.qsize,
         warm_start: cache.as_ref().and_then(|c| c.last_pair),
+        previous,
         stop_at: None,
         rel_err: request.rel_err.max(0.0),
         abs_err: request.abs_err.max(0.0),
@@ -1047,7 +1083,8 @@ pub(crate) fn tolerance_placed(
     cache: Option<&mut DistanceCache>,
 ) -> Result<DistanceResult, RangeError> {
     let warm_start = cache.as_ref().and_then(|c| c.last_pair);
-    let goal = Goal { qsize, warm_start, stop_at: Some(tolerance.max(0.0)), rel_err: 0.0, abs_err: 0.0 };
+    let goal =
+        Goal { qsize, warm_start, previous: None, stop_at: Some(tolerance.max(0.0)), rel_err: 0.0, abs_err: 0.0 };
     let result = run(m1, p1, m2, p2, goal)?;
     if let (Some(cache), Some(pair)) = (cache, result.closest_pair) {
         cache.last_pair = Some(pair);
@@ -1155,6 +1192,55 @@ mod tests {
             }
         }
         assert!(separated >= 40, "{separated} of 96 poses apart");
+    }
+
+    /// Coherent steps (a small motion each, the previous answer known): the search goes depth
+    /// first from the warm start and still finds the brute-force minimum; a stale warm start
+    /// (a distant pose's) is not taken for a coherent one.
+    #[test]
+    fn coherent_steps_agree_with_brute_force() {
+        let mut rng = Rng(0x5eed_c0be_2e47_0001);
+        let (mut coherent, mut steps) = (0, 0);
+        for case in 0..6 {
+            let (ma, ta) = model(&mut rng, 150, case % 2 == 0);
+            let (mb, tb) = model(&mut rng, 100, case % 3 == 0);
+            let pa = placement(&mut rng, case % 3 == 1);
+            let (axis, start) = (rng.dir(), rng.vec(-1.0, 1.0) * 2.0 + Vec3::new(3.0, 0.0, 0.0));
+            let (mut cache, mut previous) = (DistanceCache::default(), None);
+            for k in 0..40 {
+                let angle = 0.02 * k as f64;
+                let pb = Placement {
+                    rotation: *nalgebra::Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(axis), angle)
+                        .matrix(),
+                    translation: start - Vec3::new(0.05 * k as f64, 0.0, 0.0),
+                    scale: 1.0,
+                };
+                let goal =
+                    Goal { qsize: 2, warm_start: cache.last_pair, previous, stop_at: None, rel_err: 0.0, abs_err: 0.0 };
+                coherent += usize::from(prepare(&ma, &pa, &mb, &pb, goal).coherent);
+                steps += 1;
+                let r = distance_after(&ma, &pa, &mb, &pb, &DistanceRequest::default(), Some(&mut cache), previous)
+                    .unwrap();
+                let truth = brute_force(&ta, &pa, &tb, &pb);
+                let tol = 1e-12 * (8.0 + pa.translation.amax() + pb.translation.amax());
+                assert!((r.distance - truth).abs() <= tol, "case {case} step {k}: {} vs {truth}", r.distance);
+                let apart = (pa.apply(&r.p1) - pb.apply(&r.p2)).norm();
+                assert!((apart - r.distance).abs() <= tol);
+                previous = Some(r.distance);
+            }
+            // A warm start left by a far pose, with its (small) distance: not coherent here.
+            let far = Placement { translation: Vec3::new(40.0, 0.0, 0.0), ..pa };
+            let goal = Goal {
+                qsize: 2,
+                warm_start: cache.last_pair,
+                previous: Some(1e-3),
+                stop_at: None,
+                rel_err: 0.0,
+                abs_err: 0.0,
+            };
+            assert!(!prepare(&ma, &pa, &mb, &far, goal).coherent);
+        }
+        assert!(coherent * 2 > steps, "{coherent} of {steps} steps coherent");
     }
 
     fn build(tris: &[Triangle]) -> Model {
@@ -1266,7 +1352,13 @@ mod tests {
 
     /// A search over two models at the given placements, for testing its parts.
     fn searcher<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement) -> Search<'a> {
-        prepare(m1, p1, m2, p2, Goal { qsize: 0, warm_start: None, stop_at: None, rel_err: 0.0, abs_err: 0.0 })
+        prepare(
+            m1,
+            p1,
+            m2,
+            p2,
+            Goal { qsize: 0, warm_start: None, previous: None, stop_at: None, rel_err: 0.0, abs_err: 0.0 },
+        )
     }
 
     /// Distances far apart, at tiny and huge scales, with degenerate triangles: the exact

@@ -121,26 +121,32 @@ impl Relative {
     /// From the world placements of `a` and `b`.
     pub fn between(a: &Placement, b: &Placement) -> Relative {
         let at = a.rotation.transpose();
-        Relative {
-            rotation: at * b.rotation,
-            translation: at * (b.translation - a.translation) / a.scale,
-            scale: b.scale / a.scale,
-        }
+        let t = at * (b.translation - a.translation);
+        // (Dividing by a scale of 1, the usual one, changes nothing: skip the divisions.)
+        let (translation, scale) = if a.scale == 1.0 { (t, b.scale) } else { (t / a.scale, b.scale / a.scale) };
+        Relative { rotation: at * b.rotation, translation, scale }
     }
 
     /// `Ok` when `a`'s coordinates and `b`'s placed in `a`'s frame by `self` stay within
     /// [`RANGE_LIMIT`] (and the placement is finite, its scale within `[2^-1000, 2^1000]`), so
     /// that no coordinate a query computes overflows.
     pub fn check_range(&self, a: &Model, b: &Model) -> Result<(), RangeError> {
-        let numbers = self.rotation.iter().chain(self.translation.iter());
+        // (Written on the arrays: nalgebra's iterators and views cost a few times more, which
+        // shows in a one-triangle query.)
+        let r = self.rotation.as_slice();
+        let t = [self.translation.x, self.translation.y, self.translation.z];
         let scale_ok = self.scale >= 1.0 / RANGE_LIMIT && self.scale <= RANGE_LIMIT;
-        if !(numbers.clone().all(|v| v.is_finite()) && scale_ok) {
+        if !(crate::pose::all_finite(r) && crate::pose::all_finite(&t) && scale_ok) {
             return Err(RangeError);
         }
-        // ‖R‖∞ bounds |R p|∞ by |p|∞; the factor covers the rounding of this bound.
-        let norm = (0..3).map(|k| self.rotation.row(k).abs().sum()).fold(0.0, f64::max);
+        // ‖R‖∞ (the largest row sum of magnitudes; row k is r[k], r[k + 3], r[k + 6] in the
+        // column-major storage) bounds |R p|∞ by |p|∞; the factor covers the rounding of this
+        // bound.
+        let row = |k: usize| r[k].abs() + r[k + 3].abs() + r[k + 6].abs();
+        let norm = row(0).max(row(1)).max(row(2));
         let rotated = norm * b.magnitude() * (1.0 + 1e-12);
-        let placed = (self.scale * rotated + self.translation.amax()) * (1.0 + 1e-12);
+        let amax = t[0].abs().max(t[1].abs()).max(t[2].abs());
+        let placed = (self.scale * rotated + amax) * (1.0 + 1e-12);
         if a.magnitude() <= RANGE_LIMIT && rotated <= 1e305 && placed <= RANGE_LIMIT { Ok(()) } else { Err(RangeError) }
     }
 
