@@ -20,7 +20,8 @@ use super::point::{ClosestPoint, PointError, closest_points};
 use super::sweep::{SweepRequest, sweep_last_contact};
 use super::winding::{Winding, WindingWork, winding, windings};
 use super::{QueryError, Relative, check_placements};
-use crate::math::{Placement, Vec3};
+use crate::geometry::predicates::{log2_floor, times_pow2};
+use crate::math::{Placement, Vec3, length};
 use crate::model::{Model, SolidError};
 
 /// How two closed models' solids meet.
@@ -381,8 +382,11 @@ impl Reach {
         let (c1, r1) = m1.bounding_ball_placed(p1);
         let (c2, r2) = m2.bounding_ball_placed(p2);
         // After a move of `s` the centres are at least `s − |c2 − c1|` apart; a relative margin
-        // covers the rounding of these sums.
-        let span = ((c2 - c1).norm() + r1 + r2) * (1.0 + 1e-9) + f64::MIN_POSITIVE;
+        // covers the rounding of these sums. Rounded up to a power of two: a span the same at
+        // every scale (the rounding of tiny sums would change where the sweeps start, and so
+        // their results within their tolerance).
+        let span = (length(&(c2 - c1)) + r1 + r2) * (1.0 + 1e-9) + f64::from_bits(1);
+        let span = times_pow2(1.0, log2_floor(span) + 1);
         Reach { centre1: c1, centre2: c2, span }
     }
 }
@@ -398,6 +402,9 @@ fn depth_along(
     reach: &Reach,
     out: &mut Separation,
 ) -> Result<f64, QueryError> {
+    if !reach.span.is_finite() {
+        return Err(QueryError::OutOfRange);
+    }
     let request = SweepRequest { direction: *u, s_max: reach.span, cylinder_cull: false };
     let r = sweep_last_contact(m2, p2, m1, p1, &request)?;
     out.directions += 1;
