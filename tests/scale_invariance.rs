@@ -288,16 +288,28 @@ fn separation_q(s: &Scene, k: i32) -> Outcome {
 /// A sweep's contact: its time, and that its points are where they should be: model 1's
 /// (moved to `s`) and model 2's within the sweep's contact tolerance of each other and on
 /// their triangles (which points of a face contact are reported is the search's choice).
-fn sweep_answer(a: &mut Answer, r: &rapidpqp::query::SweepResult, m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, d: &Vec3) {
+fn sweep_answer(
+    a: &mut Answer,
+    r: &rapidpqp::query::SweepResult,
+    m1: &Model,
+    p1: &Placement,
+    m2: &Model,
+    p2: &Placement,
+    d: &Vec3,
+) {
     a.exact("contact", r.contact.is_some());
     if let Some(c) = r.contact {
         a.time("s", c.s);
-        let size = m1.magnitude().max(m2.magnitude()) + p1.translation.amax() + p2.translation.amax() + (d * c.s).amax();
+        let size =
+            m1.magnitude().max(m2.magnitude()) + p1.translation.amax() + p2.translation.amax() + (d * c.s).amax();
         let near = |x: f64| x <= 2f64.powi(-40) * size + 64.0 * scale::TINY;
         let moved = p1.apply(&c.point1) + d * c.s;
         let on1 = closest_point(m1, &c.point1).map(|x| x.distance).unwrap_or(f64::NAN);
         let on2 = closest_point(m2, &c.point2).map(|x| x.distance).unwrap_or(f64::NAN);
-        a.exact("points within the tolerance", (near(rapidpqp::math::length(&(moved - c.point))), near(on1), near(on2)));
+        a.exact(
+            "points within the tolerance",
+            (near(rapidpqp::math::length(&(moved - c.point))), near(on1), near(on2)),
+        );
         a.exact("point is point2 placed", near(rapidpqp::math::length(&(p2.apply(&c.point2) - c.point))));
     }
 }
@@ -357,7 +369,10 @@ fn toi_q(s: &Scene, k: i32) -> Outcome {
         // within the tolerance (1e-3 of the larger model's diagonal) before they touch; its
         // width is at least the tolerance over the fastest point's speed (a quarter turn).
         let size = |t: &[Triangle]| {
-            let (lo, hi) = t.iter().flatten().fold((Vec3::repeat(f64::MAX), Vec3::repeat(f64::MIN)), |(l, h), p| (l.inf(p), h.sup(p)));
+            let (lo, hi) = t
+                .iter()
+                .flatten()
+                .fold((Vec3::repeat(f64::MAX), Vec3::repeat(f64::MIN)), |(l, h), p| (l.inf(p), h.sup(p)));
             (hi - lo).norm()
         };
         let tolerance = 1e-3 * size(&s.a).max(size(&s.b));
@@ -511,7 +526,13 @@ fn queries() -> Vec<Query> {
         Query { name: "removal directions", applies: moves, run: removal_q, reach: moving, limit: 1000.0 },
         Query { name: "time of impact", applies: has_motion, run: toi_q, reach: moving, limit: 1000.0 },
         Query { name: "self collide", applies: always, run: self_collide_q, reach: own, limit: 1000.0 },
-        Query { name: "deformable", applies: always, run: |s, k| deformable_q(s, k, false), reach: still, limit: 1000.0 },
+        Query {
+            name: "deformable",
+            applies: always,
+            run: |s, k| deformable_q(s, k, false),
+            reach: still,
+            limit: 1000.0,
+        },
         Query { name: "k-DOP", applies: always, run: |s, k| deformable_q(s, k, true), reach: still, limit: 1000.0 },
         Query { name: "world", applies: always, run: world_q, reach: still, limit: 900.0 },
     ]
@@ -520,4 +541,171 @@ fn queries() -> Vec<Query> {
 #[test]
 fn every_query_scales_exactly() {
     run_harness(&queries());
+}
+
+// Regression cases of issue 25's table, each at the scales it named (they failed before).
+
+fn v(x: f64, y: f64, z: f64) -> Vec3 {
+    Vec3::new(x, y, z)
+}
+
+fn scaled_model(tris: &[Triangle], k: i32) -> Model {
+    model(tris, k).expect("within range")
+}
+
+fn at(t: Vec3, k: i32) -> Placement {
+    Placement { translation: t * pow2(k), ..Placement::IDENTITY }
+}
+
+/// A small triangle falling onto a large one: `sweep` and `time_of_impact` answered "free"
+/// at 2^600, 2^900, 2^-1030 and 2^-1060. Contact at s = 1 (t = 1/4 for a 4 times longer
+/// motion), the same at every scale.
+#[test]
+fn sweep_and_time_of_impact_of_a_falling_triangle_at_every_scale() {
+    let small = [[v(0.0, 0.0, 1.0), v(1.0, 0.0, 1.0), v(0.0, 1.0, 1.0)]];
+    let large = [[v(-8.0, -8.0, 0.0), v(8.0, -8.0, 0.0), v(0.0, 8.0, 0.0)]];
+    for k in [0, 520, 600, 900, 990, -1022, -1030, -1060] {
+        let (a, b) = (scaled_model(&small, k), scaled_model(&large, k));
+        let down = SweepRequest { direction: v(0.0, 0.0, -1.0) * pow2(k), s_max: 2.0, cylinder_cull: false };
+        let hit = sweep(&a, &Placement::IDENTITY, &b, &Placement::IDENTITY, &down).unwrap().contact;
+        let s = hit.unwrap_or_else(|| panic!("2^{k}: free")).s;
+        assert!(s <= 1.0 && s > 1.0 - 1e-12, "2^{k}: s = {s}");
+        let end = at(v(0.0, 0.0, -4.0), k);
+        let toi =
+            time_of_impact(&a, &Placement::IDENTITY, &end, &b, &Placement::IDENTITY, &ToiRequest::default()).unwrap();
+        assert_eq!(toi.outcome, rapidpqp::query::ToiOutcome::Contact, "2^{k}");
+        assert!(toi.time <= 0.25 && toi.time > 0.25 - 1e-12, "2^{k}: t = {}", toi.time);
+    }
+}
+
+/// A bar turning a quarter turn about z into a cube: "free" at 2^-700 and 2^-1000, "contact
+/// at t = 0" at 2^600 and 2^900 (the models apart). The same contact time at every scale, up
+/// to the tolerance band conservative advancement stops in.
+#[test]
+fn time_of_impact_of_a_turning_bar_at_every_scale() {
+    let bar = cube_between(v(0.0, -1.0, -1.0), v(8.0, 1.0, 1.0));
+    let post = cube_between(v(4.0, 4.0, -1.0), v(6.0, 6.0, 1.0));
+    let turned = Placement { rotation: scale::quarter_turn_z(), ..Placement::IDENTITY };
+    let run = |k: i32| {
+        let (a, b) = (scaled_model(&bar, k), scaled_model(&post, k));
+        time_of_impact(&a, &Placement::IDENTITY, &turned, &b, &Placement::IDENTITY, &ToiRequest::default()).unwrap()
+    };
+    // The bar's leading face y = 1 first meets the post's corner (6, 4), at the angle θ with
+    // −6 sin θ + 4 cos θ = 1; the time is θ over a quarter turn. The tolerance (1e-3 of the
+    // bar's diagonal √72) is reached about 0.0085 / (π/2 · 7.1) = 7.6e-4 earlier (the corner
+    // meets the face 7.1 from the axis).
+    let contact = ((1.0 / 52f64.sqrt()).acos() - 6f64.atan2(4.0)) / std::f64::consts::FRAC_PI_2;
+    for k in [0, 600, 900, 990, -500, -700, -1000, -1060] {
+        let got = run(k);
+        assert_eq!(got.outcome, rapidpqp::query::ToiOutcome::Contact, "2^{k}");
+        assert!(got.time <= contact && got.time > contact - 1.5e-3, "2^{k}: t = {} vs {contact}", got.time);
+    }
+}
+
+fn cube_between(lo: Vec3, hi: Vec3) -> Vec<Triangle> {
+    scale::cuboid(lo, hi)
+}
+
+/// Two overlapping boxes separated along +z: depth 2.2e-308 (the least normal double) at
+/// 2^-540 … 2^-1000, refused at 2^600. Depth 3 × 2^k, as `sweep_last_contact` gives it.
+#[test]
+fn separation_along_a_direction_of_overlapping_boxes_at_every_scale() {
+    let big = cube_between(v(0.0, 0.0, 0.0), v(4.0, 4.0, 4.0));
+    let small = cube_between(v(0.0, 0.0, 0.0), v(2.0, 2.0, 2.0));
+    for k in [0, 300, 600, 900, 990, -540, -700, -1000, -1022, -1060] {
+        let (a, b) = (scaled_model(&big, k), scaled_model(&small, k));
+        let (p1, p2) = (Placement::IDENTITY, at(v(3.0, 1.0, 1.0), k));
+        let r = separation(&a, &p1, &b, &p2, Some(v(0.0, 0.0, 1.0))).unwrap();
+        assert_eq!(r.bound, rapidpqp::query::SeparationBound::DepthAlongDirection, "2^{k}");
+        let depth = -r.signed_distance / pow2(k);
+        assert!(depth >= 3.0 - 1e-12 && depth < 3.0 + 1e-9, "2^{k}: depth {depth}");
+        let request = SweepRequest { direction: v(0.0, 0.0, pow2(k)), s_max: 16.0, cylinder_cull: false };
+        let last = sweep_last_contact(&b, &p2, &a, &p1, &request).unwrap().contact.unwrap().s;
+        assert!((last - 3.0).abs() < 1e-9, "2^{k}: last contact {last}");
+    }
+}
+
+/// Boxes that only touch (at a face, an edge, a vertex) are 0 apart, with or without a
+/// direction: the separation gave a depth of 3 along one direction and -7e-14 along another.
+#[test]
+fn separation_of_boxes_that_only_touch_is_zero() {
+    let big = cube_between(v(0.0, 0.0, 0.0), v(4.0, 4.0, 4.0));
+    let small = cube_between(v(0.0, 0.0, 0.0), v(2.0, 3.0, 2.0));
+    let (a, b) = (scaled_model(&big, 0), scaled_model(&small, 0));
+    for t in [v(4.0, 0.0, 1.0), v(4.0, 4.0, 1.0), v(4.0, 4.0, 4.0), v(1.0, 4.0, 1.0), v(-2.0, 1.0, 4.0)] {
+        let p2 = at(t, 0);
+        for d in [None, Some(v(0.0, 0.0, 1.0)), Some(v(1.0, 0.0, 0.0)), Some(v(-1.0, 2.0, 3.0))] {
+            let r = separation(&a, &Placement::IDENTITY, &b, &p2, d).unwrap();
+            assert_eq!(r.signed_distance, 0.0, "{t:?} {d:?}");
+            assert_eq!(r.bound, rapidpqp::query::SeparationBound::Distance, "{t:?} {d:?}");
+            assert_eq!(r.relation, rapidpqp::query::SolidRelation::SurfacesCross, "{t:?} {d:?}");
+            assert_eq!(r.translation, Vec3::zeros());
+        }
+    }
+    // Overlapping by a sliver, sharing a face plane: a small depth, not 0.
+    let r = separation(&a, &Placement::IDENTITY, &b, &at(v(3.0, 0.0, 1.0), 0), None).unwrap();
+    assert!(r.signed_distance < -0.99 && r.signed_distance > -1.0 - 1e-9, "{}", r.signed_distance);
+    // Nested in a corner, faces on faces: the depth of the way out.
+    let r = separation(&a, &Placement::IDENTITY, &b, &at(v(0.0, 0.0, 0.0), 0), Some(v(1.0, 0.0, 0.0))).unwrap();
+    assert!((r.signed_distance + 4.0).abs() < 1e-9, "{}", r.signed_distance);
+}
+
+/// A closed tetrahedron's own vertices and edge points: `contains` said False for some at
+/// 2^-1055 … 2^-1060 while `closest_points` said `on_surface`.
+#[test]
+fn contains_on_the_surface_of_a_tiny_tetrahedron() {
+    let tet = scale::tetrahedron(v(0.0, 0.0, 0.0), v(8.0, 0.0, 0.0), v(0.0, 8.0, 0.0), v(0.0, 0.0, 8.0));
+    let on = [
+        v(0.0, 0.0, 0.0),
+        v(8.0, 0.0, 0.0),
+        v(0.0, 8.0, 0.0),
+        v(0.0, 0.0, 8.0),
+        v(4.0, 4.0, 0.0),
+        v(0.0, 4.0, 4.0),
+        v(2.0, 2.0, 4.0),
+    ];
+    for k in (-1064..=-1050).chain([-1000, 0]) {
+        let m = scaled_model(&tet, k);
+        let points: Vec<Vec3> = on.iter().map(|p| p * pow2(k)).collect();
+        let mut sides = vec![Winding::Number(7); points.len()];
+        contains(&m, &points, &mut sides).unwrap();
+        let mut closest = vec![None; points.len()];
+        closest_points(&m, &points, f64::INFINITY, &mut closest).unwrap();
+        for (i, (w, c)) in sides.iter().zip(&closest).enumerate() {
+            assert_eq!(*w, Winding::OnSurface, "2^{k}: point {i}");
+            assert!(c.unwrap().on_surface, "2^{k}: point {i}");
+        }
+        let mut inside = [Winding::OnSurface];
+        contains(&m, &[v(1.0, 1.0, 1.0) * pow2(k)], &mut inside).unwrap();
+        assert_eq!(inside[0], Winding::Number(1), "2^{k}");
+    }
+}
+
+/// A ray and a segment through a triangle's edge: a miss at 2^-1060 (the tree's boxes, fitted
+/// in the subnormal range, missed the triangle by a few units of 2^-1074); a hit at t = 22.
+/// The fixture and random triangles on the integer grid, rays through an edge's midpoint.
+#[test]
+fn rays_through_an_edge_of_a_tiny_model() {
+    let mut rng = scale::Rng(7);
+    let mut cases = vec![([v(4.0, 0.0, 2.0), v(-10.0, -14.0, 4.0), v(16.0, -8.0, 8.0)], v(1.0, 1.0, 0.0))];
+    while cases.len() < 300 {
+        let t = [rng.ivec(-8, 8), rng.ivec(-8, 8), rng.ivec(-8, 8)].map(|p| p * 2.0);
+        let d = rng.ivec(-1, 1);
+        if d != Vec3::zeros() && (t[1] - t[0]).cross(&(t[2] - t[0])) != Vec3::zeros() {
+            cases.push((t, d));
+        }
+    }
+    for (t, d) in cases {
+        let origin = (t[0] + t[1]) * 0.5 - d * 22.0;
+        for k in [-1064, -1060, -1055, -1030, 0, 990] {
+            let m = scaled_model(&[t], k);
+            let ray = Ray { origin: origin * pow2(k), direction: d * pow2(k) };
+            let hit = rapidpqp::query::ray_first_hit(&m, &ray, f64::INFINITY).unwrap();
+            let got = hit.unwrap_or_else(|| panic!("2^{k}: {t:?} missed by {ray:?}")).t;
+            assert!(got <= 22.0 + 1e-12, "2^{k}: {t:?}: t = {got}");
+            let mut hits = Vec::new();
+            segment_hits(&m, &ray.origin, &(ray.origin + ray.direction * 32.0), &mut hits).unwrap();
+            assert!(!hits.is_empty() && hits[0].t <= 22.0 / 32.0 + 1e-12, "2^{k}: {t:?}: {hits:?}");
+        }
+    }
 }

@@ -11,8 +11,8 @@
 //! lift off at once, so model clearances where parts only touch (the fixtures do).
 
 use super::QueryError;
-use crate::geometry::predicates::{log2_floor, times_pow2};
 use super::sweep::{DirectionalCylinder, SweepContact, SweepRequest, sweep};
+use crate::geometry::predicates::{log2_floor, times_pow2};
 use crate::math::{Placement, Vec3};
 use crate::model::Model;
 

@@ -26,7 +26,10 @@ pub fn scales(long: bool) -> Vec<i32> {
     // the bounding balls (1e-140, 1e150), a model below 2^-490 of the query's coordinates,
     // the packed segment's 2^500, the sweep's frame reach and the world's 2^900, the range
     // 2^1000; and the edges of the whole range.
-    for t in [-1074, -1060, -1022, -1000, -900, -540, -490, -466, -450, -300, -150, 0, 150, 465, 500, 520, 600, 900, 950, 996, 1000] {
+    for t in [
+        -1074, -1060, -1022, -1000, -900, -540, -490, -466, -450, -300, -150, 0, 150, 465, 500, 520, 600, 900, 950,
+        996, 1000,
+    ] {
         for d in -6..=2 {
             ks.push(t + d);
         }
@@ -236,8 +239,27 @@ fn v(x: f64, y: f64, z: f64) -> Vec3 {
 
 /// The box [lo, hi] as 12 outward-facing triangles.
 pub fn cuboid(lo: Vec3, hi: Vec3) -> Vec<Triangle> {
-    let c = |i: usize| v(if i & 4 != 0 { hi.x } else { lo.x }, if i & 2 != 0 { hi.y } else { lo.y }, if i & 1 != 0 { hi.z } else { lo.z });
-    let faces = [[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1], [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]];
+    let c = |i: usize| {
+        v(
+            if i & 4 != 0 { hi.x } else { lo.x },
+            if i & 2 != 0 { hi.y } else { lo.y },
+            if i & 1 != 0 { hi.z } else { lo.z },
+        )
+    };
+    let faces = [
+        [0, 1, 3],
+        [0, 3, 2],
+        [4, 6, 7],
+        [4, 7, 5],
+        [0, 4, 5],
+        [0, 5, 1],
+        [2, 3, 7],
+        [2, 7, 6],
+        [0, 2, 6],
+        [0, 6, 4],
+        [1, 5, 7],
+        [1, 7, 3],
+    ];
     faces.iter().map(|f| f.map(c)).collect()
 }
 
@@ -334,7 +356,14 @@ fn fixed_scenes() -> Vec<Scene> {
     let mut out = Vec::new();
     let big = cuboid(v(0.0, 0.0, 0.0), v(4.0, 4.0, 4.0));
     let small = cuboid(v(0.0, 0.0, 0.0), v(2.0, 3.0, 2.0));
-    let axes = vec![v(1.0, 0.0, 0.0), v(0.0, 0.0, 1.0), v(-1.0, 0.0, 0.0), v(0.0, -1.0, 0.0), v(1.0, 1.0, 0.0), v(-1.0, 2.0, 3.0)];
+    let axes = vec![
+        v(1.0, 0.0, 0.0),
+        v(0.0, 0.0, 1.0),
+        v(-1.0, 0.0, 0.0),
+        v(0.0, -1.0, 0.0),
+        v(1.0, 1.0, 0.0),
+        v(-1.0, 2.0, 3.0),
+    ];
     // Boxes overlapping, touching at a face, an edge, a vertex, nested, apart.
     for (name, t) in [
         ("boxes overlapping", v(3.0, 1.0, 3.0)),
@@ -349,11 +378,11 @@ fn fixed_scenes() -> Vec<Scene> {
         s.points = box_points(v(0.0, 0.0, 0.0), v(4.0, 4.0, 4.0));
         s.rays = vec![
             (v(-2.0, 2.0, 2.0), v(1.0, 0.0, 0.0)),
-            (v(-2.0, -2.0, 2.0), v(1.0, 1.0, 0.0)), // through the edge x = y = 0
+            (v(-2.0, -2.0, 2.0), v(1.0, 1.0, 0.0)),  // through the edge x = y = 0
             (v(-2.0, -2.0, -2.0), v(1.0, 1.0, 1.0)), // through the corner
-            (v(2.0, 2.0, 2.0), v(0.0, 0.0, 1.0)),   // from inside
-            (v(-1.0, 5.0, 2.0), v(1.0, 0.0, 0.0)),  // beside
-            (v(-1.0, 4.0, 4.0), v(1.0, 0.0, 0.0)),  // along an edge
+            (v(2.0, 2.0, 2.0), v(0.0, 0.0, 1.0)),    // from inside
+            (v(-1.0, 5.0, 2.0), v(1.0, 0.0, 0.0)),   // beside
+            (v(-1.0, 4.0, 4.0), v(1.0, 0.0, 0.0)),   // along an edge
         ];
         s.directions = axes.clone();
         s.s_max = 8.0;
@@ -377,7 +406,12 @@ fn fixed_scenes() -> Vec<Scene> {
     s.tolerances = vec![0.5, 1.0, 2.0];
     out.push(s);
     // The time of impact: a bar turning a quarter turn about z into a cube.
-    let mut s = blank("bar turning into a cube", cuboid(v(0.0, -1.0, -1.0), v(8.0, 1.0, 1.0)), cuboid(v(4.0, 4.0, -1.0), v(6.0, 6.0, 1.0)), true);
+    let mut s = blank(
+        "bar turning into a cube",
+        cuboid(v(0.0, -1.0, -1.0), v(8.0, 1.0, 1.0)),
+        cuboid(v(4.0, 4.0, -1.0), v(6.0, 6.0, 1.0)),
+        true,
+    );
     s.toi_end = Some((quarter_turn_z(), Vec3::zeros()));
     s.directions = vec![v(0.0, 1.0, 0.0)];
     s.points = vec![v(5.0, 5.0, 0.0), v(8.0, 1.0, 1.0), v(4.0, 0.0, 0.0)];
@@ -419,7 +453,7 @@ fn fixed_scenes() -> Vec<Scene> {
             [v(0.0, 8.0, 0.0), v(4.0, 8.0, 0.0), v(0.0, 12.0, 0.0)],
         ],
         vec![
-            [v(1.0, 1.0, 0.0), v(6.0, 1.0, 0.0), v(1.0, 6.0, 0.0)],   // coplanar overlap
+            [v(1.0, 1.0, 0.0), v(6.0, 1.0, 0.0), v(1.0, 6.0, 0.0)], // coplanar overlap
             [v(9.0, 1.0, 0.0), v(11.0, 1.0, 0.0), v(10.0, 1.0, 3.0)], // an edge on the face
             [v(2.0, 10.0, 0.0), v(2.0, 10.0, 4.0), v(4.0, 12.0, 2.0)], // a vertex on the edge
         ],
@@ -462,6 +496,16 @@ fn soup_scene(seed: u64) -> Scene {
     s.t_b = rng.ivec(-4, 4);
     s.points = (0..12).map(|_| rng.ivec(-9, 9)).collect();
     s.rays = (0..12).map(|_| (rng.ivec(-12, 12), rng.ivec(-3, 3))).filter(|(_, d)| *d != Vec3::zeros()).collect();
+    // Through the midpoints of edges (exactly: a hit on the edge, at t = 6), and the midpoints
+    // themselves as points.
+    for t in s.a.clone().iter().take(6) {
+        let mid = (t[0] + t[1]) * 0.5;
+        let d = rng.ivec(-1, 1);
+        if d != Vec3::zeros() {
+            s.rays.push((mid - d * 6.0, d));
+        }
+        s.points.push(mid);
+    }
     s.directions = (0..3).map(|_| rng.ivec(-2, 2)).filter(|d| *d != Vec3::zeros()).collect();
     s.s_max = 6.0;
     s.tolerances = vec![0.0, 1.0, 3.0];
@@ -522,7 +566,13 @@ impl fmt::Display for Failure {
 pub fn compare(base: &Answer, got: &Answer, k: i32, magnitude: f64) -> Option<String> {
     if base.0.len() != got.0.len() {
         let labels = |a: &Answer| a.0.iter().map(|(l, v)| format!("{l}={v:?}")).collect::<Vec<_>>().join(", ");
-        return Some(format!("{} values, not {}:\n  got  {}\n  want {}", got.0.len(), base.0.len(), labels(got), labels(base)));
+        return Some(format!(
+            "{} values, not {}:\n  got  {}\n  want {}",
+            got.0.len(),
+            base.0.len(),
+            labels(got),
+            labels(base)
+        ));
     }
     let f = pow2(k);
     let eq = |a: f64, b: f64, tol: f64| a == b || (a.is_nan() && b.is_nan()) || (a - b).abs() <= tol;
