@@ -709,3 +709,67 @@ fn rays_through_an_edge_of_a_tiny_model() {
         }
     }
 }
+
+/// The command-line program on OBJ files of scaled boxes (a sample): `collide`, `distance`,
+/// `tolerance` and `info` answer as unscaled, lengths times 2^k.
+#[test]
+fn command_line_sample_scales() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scale_cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj = |name: &str, tris: &[Triangle], k: i32| {
+        let mut text = String::new();
+        for t in Scene::scaled(tris, k) {
+            for p in t {
+                // (Rust prints the shortest decimal that reads back as the same double.)
+                text += &format!("v {:e} {:e} {:e}\n", p.x, p.y, p.z);
+            }
+        }
+        for i in 0..tris.len() {
+            text += &format!("f {} {} {}\n", 3 * i + 1, 3 * i + 2, 3 * i + 3);
+        }
+        let path = dir.join(format!("{name}_{k}.obj"));
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let number = |json: &str, key: &str| -> f64 {
+        let at = json.rfind(&format!("\"{key}\": ")).unwrap_or_else(|| panic!("{key} in {json}")) + key.len() + 4;
+        let end = json[at..].find([',', '}']).unwrap() + at;
+        json[at..end].trim().parse().unwrap_or_else(|e| panic!("{key}: {e} in {json}"))
+    };
+    let big = cube_between(v(0.0, 0.0, 0.0), v(4.0, 4.0, 4.0));
+    let small = cube_between(v(0.0, 0.0, 0.0), v(2.0, 2.0, 2.0));
+    for k in [-1060, -1030, -700, -300, 0, 300, 600, 900, 990] {
+        let (a, b) = (obj("big", &big, k), obj("small", &small, k));
+        let f = pow2(k);
+        let cli = |args: &[&str], pose: Vec3| {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_rapidpqp"))
+                .args(args)
+                .arg(&a)
+                .arg(&b)
+                .arg(format!("--pose-b={:e},{:e},{:e}", pose.x * f, pose.y * f, pose.z * f))
+                .arg("--json")
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "2^{k} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let touching = cli(&["collide"], v(4.0, 1.0, 1.0));
+        assert!(touching.contains("\"colliding\": true"), "2^{k}: {touching}");
+        let apart = cli(&["collide"], v(6.0, 1.0, 1.0));
+        assert!(apart.contains("\"colliding\": false"), "2^{k}: {apart}");
+        let d = cli(&["distance"], v(6.0, 1.0, 1.0));
+        assert!((number(&d, "distance") / f - 2.0).abs() < 1e-12, "2^{k}: {d}");
+        let within = format!("--tolerance={:e}", 2.5 * f);
+        assert!(cli(&["tolerance", &within], v(6.0, 1.0, 1.0)).contains("\"within\": true"), "2^{k}");
+        let short = format!("--tolerance={:e}", 1.5 * f);
+        assert!(cli(&["tolerance", &short], v(6.0, 1.0, 1.0)).contains("\"within\": false"), "2^{k}");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rapidpqp"))
+            .arg("info")
+            .arg(&a)
+            .arg("--json")
+            .output()
+            .unwrap();
+        let info = String::from_utf8(out.stdout).unwrap();
+        assert!(info.contains("\"closed\": true") && info.contains("\"triangles\": 12"), "2^{k}: {info}");
+    }
+}

@@ -651,7 +651,7 @@ pub fn long_run() -> bool {
 pub fn run_harness(queries: &[Query]) {
     let long = long_run();
     let only = std::env::var("RAPIDPQP_SCALE_ONLY").unwrap_or_default();
-    let scenes = Scene::all(if long { 12 } else { 2 });
+    let scenes = Scene::all(if long { 6 } else { 2 });
     let ks = scales(long);
     let mut failures: Vec<Failure> = Vec::new();
     let mut checked = 0usize;
