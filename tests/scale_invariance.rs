@@ -618,7 +618,7 @@ fn separation_along_a_direction_of_overlapping_boxes_at_every_scale() {
         let r = separation(&a, &p1, &b, &p2, Some(v(0.0, 0.0, 1.0))).unwrap();
         assert_eq!(r.bound, rapidpqp::query::SeparationBound::DepthAlongDirection, "2^{k}");
         let depth = -r.signed_distance / pow2(k);
-        assert!(depth >= 3.0 - 1e-12 && depth < 3.0 + 1e-9, "2^{k}: depth {depth}");
+        assert!((3.0 - 1e-12..3.0 + 1e-9).contains(&depth), "2^{k}: depth {depth}");
         let request = SweepRequest { direction: v(0.0, 0.0, pow2(k)), s_max: 16.0, cylinder_cull: false };
         let last = sweep_last_contact(&b, &p2, &a, &p1, &request).unwrap().contact.unwrap().s;
         assert!((last - 3.0).abs() < 1e-9, "2^{k}: last contact {last}");
