@@ -275,8 +275,10 @@ struct Search<'a> {
     /// A backward search (the last contact): it starts at this internal `s` and runs back, so
     /// that its time `s'` is the caller's `back_from − s'`.
     back_from: Option<f64>,
-    /// The sweep's end (internal `s`), cut to the times at which contact is possible.
+    /// The sweep's end (internal `s`), cut to the times at which contact is possible …
     s_end: f64,
+    /// … which are at most this (the pairs are swept to it, whatever `s_max`).
+    s_reach: f64,
     /// Rounding allowance of packed coordinates (model 2's packed units).
     margin: f64,
     /// Whether the packed coordinates stay below `FRAME_REACH` (otherwise no box prunes).
@@ -344,7 +346,8 @@ impl<'a> Search<'a> {
         // A contact needs |s·v|∞ ≤ the two models' reach (below 2 in scaled units: taken as 4,
         // so that rounding of the reach itself changes nothing).
         let scaled_coords = times_pow2(coords, -e);
-        let s_end = if vm > 0.0 { s_max.min(4.0 / v.amax()) } else { 0.0 };
+        let s_reach = if vm > 0.0 { 4.0 / v.amax() } else { 0.0 };
+        let s_end = s_max.min(s_reach);
         let (fa, fb) = (m1.packed_frame(), m2.packed_frame());
         let rows: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rel.rotation[(i, j)]));
         let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
@@ -373,6 +376,7 @@ impl<'a> Search<'a> {
             v_len,
             s_exp,
             s_end,
+            s_reach,
             back_from: backward.then_some(s_max),
             margin,
             fits,
@@ -502,9 +506,10 @@ impl<'a> Search<'a> {
         // (Placed from model 1's own coordinates scaled: no rounding of tiny ones.)
         let a = self.a.triangles()[ta as usize].map(|p| self.rel_scaled.apply(&down(p)));
         let b = self.b.triangles()[tb as usize].map(down);
-        // (On the whole of [0, s_end], cut at the best contact: the pair's contact does not
-        // depend on the order the pairs are tested in.)
-        if let Some(hit) = triangle_sweep_before(&a, &b, &self.v, self.s_end, self.bound())
+        // (On the whole of the times at which contact is possible, cut at the best contact or
+        // the sweep's end: the pair's contact depends neither on the order the pairs are
+        // tested in nor on s_max.)
+        if let Some(hit) = triangle_sweep_before(&a, &b, &self.v, self.s_reach, self.bound())
             && self.best.is_none_or(|(best, _, _)| hit.s < best.s)
         {
             self.best = Some((hit, ta, tb));
