@@ -74,6 +74,12 @@
 #define RPQ_CONTACT_COPLANAR 4
 
 /**
+ * The triangles cross: each has corners strictly on both sides of the other's plane and they
+ * share a segment of positive length (decided exactly); touching pairs never have it.
+ */
+#define RPQ_CONTACT_CROSSING 8
+
+/**
  * `RpqContact::flags`: no pair reaching the contact has a usable normal; `normal` is zero.
  */
 #define RPQ_CONTACT_NO_NORMAL 1
@@ -329,7 +335,8 @@ typedef struct RpqTriContact {
     double error_bound;
     uint32_t num_points;
     /**
-     * `RPQ_CONTACT_NORMAL1_DEGENERATE`, `RPQ_CONTACT_NORMAL2_DEGENERATE`, `RPQ_CONTACT_COPLANAR`.
+     * `RPQ_CONTACT_NORMAL1_DEGENERATE`, `RPQ_CONTACT_NORMAL2_DEGENERATE`, `RPQ_CONTACT_COPLANAR`,
+     * `RPQ_CONTACT_CROSSING`.
      */
     uint32_t flags;
 } RpqTriContact;

@@ -413,7 +413,8 @@ impl Model {
     pub fn bounding_ball_placed(&self, placement: &Placement) -> (Vec3, f64) {
         let (lo, hi) = corner_bounds(&self.triangles);
         let centre = (lo + hi) * 0.5;
-        let radius = self.triangles.iter().flatten().map(|c| (c - centre).norm()).fold(0.0, f64::max);
+        // (Lengths without squares: no underflow or overflow at any scale.)
+        let radius = self.triangles.iter().flatten().map(|c| crate::math::length(&(c - centre))).fold(0.0, f64::max);
         (placement.apply(&centre), radius * placement.scale * (1.0 + 1e-12))
     }
 
@@ -981,11 +982,16 @@ fn rss_axes(obb: &Obb) -> Mat3 {
     Mat3::from_columns(&[x, y, x.cross(&y)])
 }
 
-/// Grows boxes by the rounding the fit itself can make (projection and back-projection).
+/// Grows boxes by the rounding the fit itself can make (projection and back-projection): a
+/// relative part, and an absolute one for products that fall in the subnormal range (each
+/// rounds by up to 2^-1075 there, whatever the magnitude).
 fn fit_margin(points: impl Iterator<Item = Vec3>) -> f64 {
     let m = points.map(|p| p.amax()).fold(0.0, f64::max);
-    16.0 * f64::EPSILON * m
+    16.0 * f64::EPSILON * m + 64.0 * SUBNORMAL_UNIT
 }
+
+/// The least subnormal, 2^-1074: the absolute rounding unit of the subnormal range.
+const SUBNORMAL_UNIT: f64 = 5e-324;
 
 /// Leaf frame: first axis along the longest edge, third along the normal, so the box is
 /// flat. Zero-area triangles get any frame containing their segment.

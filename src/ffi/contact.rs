@@ -29,6 +29,9 @@ pub const RPQ_CONTACT_NORMAL1_DEGENERATE: u32 = 1;
 pub const RPQ_CONTACT_NORMAL2_DEGENERATE: u32 = 2;
 /// The triangles are coplanar: the points are a convex polygon (or a segment or a point).
 pub const RPQ_CONTACT_COPLANAR: u32 = 4;
+/// The triangles cross: each has corners strictly on both sides of the other's plane and they
+/// share a segment of positive length (decided exactly); touching pairs never have it.
+pub const RPQ_CONTACT_CROSSING: u32 = 8;
 /// `RpqContact::flags`: no pair reaching the contact has a usable normal; `normal` is zero.
 pub const RPQ_CONTACT_NO_NORMAL: u32 = 1;
 
@@ -47,7 +50,8 @@ pub struct RpqTriContact {
     /// Every point is within this distance of the exact intersection's corner (README).
     pub error_bound: f64,
     pub num_points: u32,
-    /// `RPQ_CONTACT_NORMAL1_DEGENERATE`, `RPQ_CONTACT_NORMAL2_DEGENERATE`, `RPQ_CONTACT_COPLANAR`.
+    /// `RPQ_CONTACT_NORMAL1_DEGENERATE`, `RPQ_CONTACT_NORMAL2_DEGENERATE`, `RPQ_CONTACT_COPLANAR`,
+    /// `RPQ_CONTACT_CROSSING`.
     pub flags: u32,
 }
 

@@ -147,10 +147,19 @@ fn shift_into_range(values: &[f64]) -> Option<i32> {
     (lo + k >= -270).then_some(k)
 }
 
-/// `x · 2^k`, exactly when the result is normal (two steps: `2^k` alone may not be a double).
+/// `x · 2^k` for any `k`, exactly when the result is normal (else rounded once, or infinite):
+/// in steps of at most `2^±1000` (`2^k` alone may not be a double), each exact while the value
+/// stays normal.
 pub(crate) fn times_pow2(x: f64, k: i32) -> f64 {
-    let half = k / 2;
-    x * 2f64.powi(half) * 2f64.powi(k - half)
+    let step = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
+    let (mut x, mut k) = (x, k);
+    while k > 1000 {
+        (x, k) = (x * step(1000), k - 1000);
+    }
+    while k < -1000 {
+        (x, k) = (x * step(-1000), k + 1000);
+    }
+    x * step(k)
 }
 
 /// The least nonzero magnitude for which Shewchuk's arithmetic is exact here, and the bound

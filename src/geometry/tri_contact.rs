@@ -43,6 +43,11 @@ pub const NORMAL2_DEGENERATE: u8 = 2;
 /// The triangles lie in one plane (both have area): the points are a convex polygon (or its
 /// degenerate cases, a segment or a point).
 pub const COPLANAR: u8 = 4;
+/// The triangles cross: each has corners strictly on both sides of the other's plane and they
+/// share a segment of positive length, whose inner points are inner points of both (decided
+/// exactly). Where two closed surfaces have such a pair, their solids overlap; where they
+/// only touch (along an edge, at a vertex, face on face) no pair has it.
+pub const CROSSING: u8 = 8;
 
 /// The intersection of two closed triangles.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,7 +62,7 @@ pub struct TriContact {
     pub normal1: Vec3,
     /// Likewise for the second triangle.
     pub normal2: Vec3,
-    /// [`NORMAL1_DEGENERATE`], [`NORMAL2_DEGENERATE`], [`COPLANAR`].
+    /// [`NORMAL1_DEGENERATE`], [`NORMAL2_DEGENERATE`], [`COPLANAR`], [`CROSSING`].
     pub flags: u8,
     /// Every point lies within this distance of the corresponding corner of the exact
     /// intersection (see the module notes).
@@ -95,7 +100,7 @@ impl TriContact {
         let mut out = *self;
         out.normal1 = self.normal2;
         out.normal2 = self.normal1;
-        out.flags = (self.flags & COPLANAR)
+        out.flags = (self.flags & (COPLANAR | CROSSING))
             | if self.flags & NORMAL1_DEGENERATE != 0 { NORMAL2_DEGENERATE } else { 0 }
             | if self.flags & NORMAL2_DEGENERATE != 0 { NORMAL1_DEGENERATE } else { 0 };
         out
@@ -140,7 +145,12 @@ pub fn triangle_contact(a: &Triangle, b: &Triangle) -> Option<TriContact> {
                 flags |= COPLANAR;
                 coplanar_polygon(a, b)
             } else {
-                crossing_segment(a, b, sa, sb)
+                let segment = crossing_segment(a, b, sa, sb);
+                let straddles = |s: [i8; 3]| s.contains(&1) && s.contains(&-1);
+                if segment.len() == 2 && straddles(sa) && straddles(sb) {
+                    flags |= CROSSING;
+                }
+                segment
             }
         }
         (true, false) => {

@@ -173,6 +173,14 @@ fn axis_window(l: &Vec3, a: &Triangle, b: &Triangle, v: &Vec3, m: f64, s_end: f6
 /// Any finite input with `s_max ≥ 0` (anything else gives `None`); `v` need not be unit, and
 /// `v = 0` asks whether they touch at all.
 pub fn triangle_sweep(a: &Triangle, b: &Triangle, v: &Vec3, s_max: f64) -> Option<TriSweep> {
+    triangle_sweep_before(a, b, v, s_max, s_max)
+}
+
+/// [`triangle_sweep`] when only a contact at most `cut` matters: `None` also when the first
+/// contact is later than `cut`, found sooner. A contact at most `cut` is the one
+/// [`triangle_sweep`] finds on `[0, s_max]`, whatever `cut` is: a search that keeps the best
+/// contact of many pairs finds the same one in any order.
+pub fn triangle_sweep_before(a: &Triangle, b: &Triangle, v: &Vec3, s_max: f64, cut: f64) -> Option<TriSweep> {
     let m = a.iter().chain(b).map(|p| p.amax()).fold(0.0, f64::max);
     if !(m.is_finite() && v.amax().is_finite() && s_max >= 0.0) {
         return None;
@@ -182,14 +190,14 @@ pub fn triangle_sweep(a: &Triangle, b: &Triangle, v: &Vec3, s_max: f64) -> Optio
     let k = if m > 0.0 { -(m.log2().ceil() as i32) } else { 0 };
     let scale = |p: &Vec3| p * 2f64.powi(k / 2) * 2f64.powi(k - k / 2);
     let (sa, sb, sv) = (a.map(|p| scale(&p)), b.map(|p| scale(&p)), scale(v));
-    let hit = sweep_unit(&sa, &sb, &sv, s_max, true)?;
+    let hit = sweep_unit(&sa, &sb, &sv, s_max, cut, true)?;
     let back = |p: Vec3| p * 2f64.powi(-k / 2) * 2f64.powi(-(k - k / 2));
     Some(TriSweep { p: back(hit.p), q: back(hit.q), ..hit })
 }
 
 /// [`triangle_sweep`] for coordinates of magnitude at most about 1; `use_axes: false` (for
 /// the tests) leaves the whole work to the advancement.
-fn sweep_unit(a: &Triangle, b: &Triangle, v: &Vec3, s_max: f64, use_axes: bool) -> Option<TriSweep> {
+fn sweep_unit(a: &Triangle, b: &Triangle, v: &Vec3, s_max: f64, cut: f64, use_axes: bool) -> Option<TriSweep> {
     let ma = a.iter().map(|p| p.amax()).fold(0.0, f64::max);
     let mb = b.iter().map(|p| p.amax()).fold(0.0, f64::max);
     let vm = v.amax();
@@ -202,7 +210,7 @@ fn sweep_unit(a: &Triangle, b: &Triangle, v: &Vec3, s_max: f64, use_axes: bool) 
         let (l0, l1) = axis_window(l, a, b, v, ma + mb, s_end);
         lo = lo.max(l0);
         hi = hi.min(l1);
-        if lo > hi {
+        if lo > hi || lo > cut {
             return None;
         }
     }
@@ -232,7 +240,8 @@ fn sweep_unit(a: &Triangle, b: &Triangle, v: &Vec3, s_max: f64, use_axes: bool) 
             return None; // the separation along n never shrinks
         }
         let next = if sep > 0.0 { below(s + sep / closing * (1.0 - 4.0 * f64::EPSILON)) } else { s };
-        if next > hi {
+        // (The first contact is at least `next`: past `cut`, nothing here matters.)
+        if next > hi || next > cut {
             return None;
         }
         if next <= s || step == MAX_STEPS {

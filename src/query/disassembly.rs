@@ -12,6 +12,7 @@
 
 use super::QueryError;
 use super::sweep::{DirectionalCylinder, SweepContact, SweepRequest, sweep};
+use crate::geometry::predicates::{log2_floor, times_pow2};
 use crate::math::{Placement, Vec3};
 use crate::model::Model;
 
@@ -102,8 +103,13 @@ fn remove_along(
     u: Vec3,
     distance: Option<f64>,
 ) -> Result<RemovalResult, QueryError> {
-    // To infinity: far enough that the moving part's ball has passed every other part's ball.
-    let reach = |(c, r): &(Vec3, f64)| ((c - centre).dot(&u) + r + radius).max(0.0) * (1.0 + 1e-12);
+    // To infinity: far enough that the moving part's ball has passed every other part's ball
+    // (rounded up to a power of two, the same at every scale: where a sweep ends changes its
+    // work, and the rounding of tiny sums would make it differ).
+    let reach = |(c, r): &(Vec3, f64)| {
+        let x = ((c - centre).dot(&u) + r + radius).max(0.0) * (1.0 + 1e-12);
+        if x > 0.0 && x.is_finite() { times_pow2(1.0, log2_floor(x) + 1) } else { x }
+    };
     let travel = match distance {
         Some(d) => d,
         None => balls.iter().enumerate().filter(|(k, _)| *k != moving).map(|(_, b)| reach(b)).fold(0.0, f64::max),
@@ -142,6 +148,9 @@ fn remove_along(
             continue;
         }
         let s_max = best.min(reach(&balls[k]).max(0.0));
+        if !s_max.is_finite() {
+            return Err(QueryError::OutOfRange); // (the balls' reach overflowed)
+        }
         let request = SweepRequest { direction: u, s_max, cylinder_cull: false };
         let r = sweep(mover.model, &mover.placement, parts[k].model, &parts[k].placement, &request)?;
         out.swept += 1;

@@ -308,7 +308,7 @@ pub(crate) fn ray_end(model: &Model, ray: &Ray, t_max: f64) -> Result<(Vec3, f64
     if ray.direction == Vec3::zeros() {
         return Err(QueryError::InvalidArgument);
     }
-    let (e, big_t) = beyond_box(model.packed_frame(), &ray.origin, &ray.direction);
+    let (e, big_t) = beyond_box(model, &ray.origin, &ray.direction);
     if !big_t.is_finite() {
         return Err(QueryError::OutOfRange);
     }
@@ -318,19 +318,29 @@ pub(crate) fn ray_end(model: &Model, ray: &Ray, t_max: f64) -> Result<(Vec3, f64
 /// A point `e` on the ray `o + t·d` (`d` nonzero), up to the rounding of one addition, that
 /// lies beyond the model's bounding box, with its parameter `t` (a product of powers of two:
 /// infinite when that overflows). `o` and `d` finite within [`RANGE_LIMIT`].
-pub(crate) fn beyond_box(frame: &PackedFrame, o: &Vec3, d: &Vec3) -> (Vec3, f64) {
+pub(crate) fn beyond_box(model: &Model, o: &Vec3, d: &Vec3) -> (Vec3, f64) {
     // d' = d·2^k with max |d'_i| in [1, 2): exact.
     let k = -log2_floor(d.amax());
     let d1 = d.map(|v| times_pow2(v, k));
-    // Every model vertex is within `unit` of `origin` in each coordinate (see
-    // `PackedFrame::around`). With S >= 2 (|o − origin|∞ + 2 unit), o + S d' is at least
-    // S/2 + 2 unit from `origin` along d's largest coordinate, and rounding the sum (by at most
-    // 2^-53 of |e|, where |origin| <= 2^40 unit) cannot bring it back within the box.
-    let reach = (o - frame.origin).amax() + 2.0 * frame.unit;
-    let mut s = 2f64.powi((2.0 * reach).log2().ceil() as i32);
+    // Every model vertex is within `h` of the root box's centre `c` in each coordinate (the
+    // box's extent along each world axis, its axes unit to 1e-7, and the rounding of `c`). (The packed
+    // frame's unit is no bound of the model's size: it is at least 2^-1000, and for a tinier
+    // model the far end would be so far that rounding it moved the segment by more than the
+    // model's own coordinates' spacing.) With S >= 2 (|o − c|∞ + 2h), o + S d' is at least
+    // S/2 + 2h from `c` along d's largest coordinate, and rounding the sum (by at most 2^-53 of
+    // |e|) cannot bring it back within the box.
+    let frame = model.packed_frame();
+    let root = &model.collide_slots()[0];
+    let c = Vec3::from(std::array::from_fn(|i| root.frame[i][3].0[0] as f64)) * frame.unit + frame.origin;
+    let extent =
+        |i: usize| (0..3).map(|j| (root.frame[i][j].0[0] as f64).abs() * root.half[j].0[0] as f64).sum::<f64>();
+    let half = extent(0).max(extent(1)).max(extent(2));
+    let h = half * frame.unit * (1.0 + 1e-6) + 4.0 * f64::EPSILON * c.amax() + 64.0 * f64::from_bits(1);
+    let reach = (o - c).amax() + 2.0 * h;
+    let mut s = times_pow2(1.0, log2_floor(2.0 * reach) + 1);
     loop {
         let e = o + d1 * s;
-        if (e - frame.origin).amax() >= 1.5 * frame.unit || !s.is_finite() {
+        if (e - c).amax() >= 1.5 * h || !s.is_finite() {
             return (e, times_pow2(s, k));
         }
         s *= 2.0; // (not expected: a safeguard against rounding)

@@ -20,7 +20,9 @@ use super::point::{ClosestPoint, PointError, closest_points};
 use super::sweep::{SweepRequest, sweep_last_contact};
 use super::winding::{Winding, WindingWork, winding, windings};
 use super::{QueryError, Relative, check_placements};
-use crate::math::{Placement, Vec3};
+use crate::geometry::predicates::{log2_floor, times_pow2};
+use crate::geometry::tri_contact::{COPLANAR, CROSSING};
+use crate::math::{Placement, Vec3, length};
 use crate::model::{Model, SolidError};
 
 /// How two closed models' solids meet.
@@ -239,11 +241,15 @@ pub fn signed_distances(
 /// What [`Separation::signed_distance`] guarantees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SeparationBound {
-    /// The models are apart: the figure is their distance (as [`super::distance()`] gives it).
+    /// The models are apart, or their solids only touch (surfaces meet, no inner point in
+    /// common): the figure is their distance (as [`super::distance()`] gives it; 0 touching).
     Distance,
     /// The models overlap and a direction was given: minus the exact translational
     /// penetration depth along it (the shortest move of model 2 along the direction that
-    /// separates the solids), up to the sweep's rounding, and never less than it.
+    /// separates the solids: the last contact of a sweep of model 2 along it), up to the
+    /// sweep's rounding, and never less than it. (Where the surfaces keep touching after the
+    /// solids stop overlapping, sliding along faces parallel to the direction, the sweep's last
+    /// contact is that of the touching: a larger figure.)
     DepthAlongDirection,
     /// The models overlap: minus the least depth found over the directions tried, an upper
     /// bound on the translational penetration depth (`translation` separates them; a shorter
@@ -276,7 +282,8 @@ pub struct Separation {
     pub tri_tests: u64,
 }
 
-/// The signed separation of two closed models: their distance when the solids are apart;
+/// The signed separation of two closed models: their distance when the solids are apart (0
+/// when they only touch: surfaces meeting without a crossing or an inner point in common);
 /// when they overlap, minus the depth of a translation of model 2 that separates them.
 ///
 /// With `direction` (any nonzero finite world vector), the depth is the exact translational
@@ -314,7 +321,9 @@ pub fn separation(
         bv_tests: solid.bv_tests,
         tri_tests: solid.tri_tests,
     };
-    if !solid.intersecting() {
+    // Surfaces that meet without the solids sharing an inner point only touch: 0, as apart.
+    let touching = solid.relation == SolidRelation::SurfacesCross && !interiors_overlap(m1, p1, m2, p2, &mut out)?;
+    if !solid.intersecting() || touching {
         let d = distance(m1, p1, m2, p2, &DistanceRequest::default(), None)?;
         out.signed_distance = d.distance;
         (out.p1, out.p2) = (d.p1, d.p2);
@@ -364,6 +373,49 @@ pub fn separation(
     Ok(out)
 }
 
+/// Whether the solids of two closed models whose surfaces meet share an inner point (they
+/// overlap) rather than only touch. They overlap where two triangles cross
+/// ([`CROSSING`]: inner points of both faces, so the solids overlap next to it), where
+/// coplanar faces overlap in an area with the solids on the same side (same orientation), or
+/// where a corner or a face's centre of one lies strictly inside the other's solid (where the
+/// surfaces do not cross, each lies wholly inside or outside the other solid but where they
+/// touch). (Tests of one model's points about the other as `solid_collide` places them.)
+fn interiors_overlap(
+    m1: &Model,
+    p1: &Placement,
+    m2: &Model,
+    p2: &Placement,
+    out: &mut Separation,
+) -> Result<bool, QueryError> {
+    let mut contacts = CollideResult::new();
+    let request = CollideRequest { geometry: true, ..Default::default() };
+    collide_placed(m1, p1, m2, p2, &request, &mut contacts).map_err(QueryError::from)?;
+    out.bv_tests += contacts.bv_tests;
+    out.tri_tests += contacts.tri_tests;
+    let orientation = |m: &Model| m.solid_facts().signed_volume_exp2.0.signum();
+    let same_side = orientation(m1) * orientation(m2);
+    for g in &contacts.geometry {
+        let coplanar_area = g.flags & COPLANAR != 0 && g.len >= 3 && g.normal1.dot(&g.normal2) * same_side > 0.0;
+        if g.flags & CROSSING != 0 || coplanar_area {
+            return Ok(true);
+        }
+    }
+    Ok(strictly_inside(m1, &Relative::between(p1, p2), m2)? || strictly_inside(m2, &Relative::between(p2, p1), m1)?)
+}
+
+/// Whether a corner or a face's centre of `inner` (placed in `outer`'s frame by `placed`) lies
+/// strictly inside `outer`'s solid.
+fn strictly_inside(outer: &Model, placed: &Relative, inner: &Model) -> Result<bool, QueryError> {
+    for t in inner.triangles() {
+        for p in [t[0], t[1], t[2], (t[0] + t[1] + t[2]) / 3.0] {
+            if winding(outer, &placed.apply(&p))?.is_inside() {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
 /// Rounds of the pattern search of [`separation`] (4 sweeps each): the angle halves from 1/4
 /// radian to below 1/64 in 5 rounds without progress; the rest allow for improvements.
 const REFINE_ROUNDS: usize = 12;
@@ -381,8 +433,11 @@ impl Reach {
         let (c1, r1) = m1.bounding_ball_placed(p1);
         let (c2, r2) = m2.bounding_ball_placed(p2);
         // After a move of `s` the centres are at least `s − |c2 − c1|` apart; a relative margin
-        // covers the rounding of these sums.
-        let span = ((c2 - c1).norm() + r1 + r2) * (1.0 + 1e-9) + f64::MIN_POSITIVE;
+        // covers the rounding of these sums. Rounded up to a power of two: a span the same at
+        // every scale (the rounding of tiny sums would change where the sweeps start, and so
+        // their results within their tolerance).
+        let span = (length(&(c2 - c1)) + r1 + r2) * (1.0 + 1e-9) + f64::from_bits(1);
+        let span = times_pow2(1.0, log2_floor(span) + 1);
         Reach { centre1: c1, centre2: c2, span }
     }
 }
@@ -398,6 +453,9 @@ fn depth_along(
     reach: &Reach,
     out: &mut Separation,
 ) -> Result<f64, QueryError> {
+    if !reach.span.is_finite() {
+        return Err(QueryError::OutOfRange);
+    }
     let request = SweepRequest { direction: *u, s_max: reach.span, cylinder_cull: false };
     let r = sweep_last_contact(m2, p2, m1, p1, &request)?;
     out.directions += 1;

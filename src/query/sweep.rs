@@ -11,14 +11,14 @@
 //! entry time: the first time at which model 1's box, moving along the direction, may overlap
 //! model 2's box, bounded by separating axes on which the overlap is an interval of times (the
 //! 6 box axes and the 6 directions across the motion, see `entry_time`). A pair of leaves
-//! is tested exactly ([`triangle_sweep`]); the search stops when no pair left can enter before
+//! is tested exactly ([`triangle_sweep`](crate::geometry::tri_sweep::triangle_sweep)); the search stops when no pair left can enter before
 //! the best contact found. Optionally ([`SweepRequest::cylinder_cull`]) model 2's nodes are
 //! first culled against the directional cylinder that holds model 1's whole sweep (Geng and
 //! Gao's broad phase for assembly planning).
 //!
 //! Precision: triangles are placed in model 2's frame as the other queries place them (one
 //! rounding per coordinate); on those triangles the answer has the contract of
-//! [`triangle_sweep`]: never later than the exact first contact, and at the returned `s` the
+//! [`triangle_sweep`](crate::geometry::tri_sweep::triangle_sweep): never later than the exact first contact, and at the returned `s` the
 //! touching pair is within [`contact_tolerance`] (`2^-44` of the coordinates' magnitude,
 //! motion included) of touching.
 
@@ -27,10 +27,11 @@ use std::collections::BinaryHeap;
 
 use super::distance::{FrameMap, Kept, SLOP};
 use super::{QueryError, Relative, check_placements};
-use crate::geometry::tri_sweep::{TriSweep, triangle_sweep};
+use crate::geometry::predicates::{log2_floor, times_pow2};
+use crate::geometry::tri_sweep::{TriSweep, triangle_sweep_before};
 #[cfg(test)]
 use crate::math::Mat3;
-use crate::math::{Placement, Vec3};
+use crate::math::{Placement, Vec3, length};
 use crate::model::{Model, slot_of};
 
 #[allow(unused_imports)] // (for the documentation links)
@@ -123,7 +124,7 @@ pub fn sweep(
 ) -> Result<SweepResult, QueryError> {
     check_placements(p1, p2)?;
     check_request(request)?;
-    Ok(Search::new(m1, p1, m2, p2, request)?.run())
+    Ok(Search::new(m1, p1, m2, p2, request, false)?.run())
 }
 
 /// The largest `s` in `[0, s_max]` at which model 1 moved by `s·direction` still touches
@@ -142,16 +143,10 @@ pub fn sweep_last_contact(
 ) -> Result<SweepResult, QueryError> {
     check_placements(p1, p2)?;
     check_request(request)?;
-    let start = Placement { translation: p1.translation + request.direction * request.s_max, ..*p1 };
-    if !start.translation.iter().all(|x| x.is_finite()) {
+    if !(p1.translation + request.direction * request.s_max).iter().all(|x| x.is_finite()) {
         return Err(QueryError::OutOfRange);
     }
-    let back = SweepRequest { direction: -request.direction, ..*request };
-    let mut result = Search::new(m1, &start, m2, p2, &back)?.run();
-    if let Some(c) = &mut result.contact {
-        c.s = (request.s_max - c.s).max(0.0);
-    }
-    Ok(result)
+    Ok(Search::new(m1, p1, m2, p2, request, true)?.run())
 }
 
 /// What [`sweep`] refuses in a request: a direction that is not finite
@@ -227,20 +222,21 @@ impl DirectionalCylinder {
     ) -> DirectionalCylinder {
         let (sum, n) = points.clone().fold((Vec3::zeros(), 0usize), |(s, n), p| (s + p, n + 1));
         let origin = sum / n.max(1) as f64;
-        let (mut t0, mut t1, mut r2) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+        let (mut t0, mut t1, mut r) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
         for p in points {
             let w = p - origin;
             let t = w.dot(&axis);
             t0 = t0.min(t);
             t1 = t1.max(t);
-            r2 = r2.max((w - axis * t).norm_squared());
+            // (Lengths without squares: no underflow or overflow at any scale.)
+            r = r.max(length(&(w - axis * t)));
         }
         DirectionalCylinder {
             origin,
             axis,
             t0: t0 - pad - 1e-12 * t0.abs(),
             t1: (t1 + travel) * (1.0 + 1e-12) + pad,
-            radius: r2.sqrt() * (1.0 + 1e-12) + pad,
+            radius: r * (1.0 + 1e-12) + pad,
         }
     }
 
@@ -251,28 +247,38 @@ impl DirectionalCylinder {
         if t < self.t0 - radius || t > self.t1 + radius {
             return false;
         }
-        (w - self.axis * t).norm() <= (self.radius + radius) * (1.0 + 1e-12)
+        length(&(w - self.axis * t)) <= (self.radius + radius) * (1.0 + 1e-12)
     }
 }
 
 struct Search<'a> {
     a: &'a Model,
     b: &'a Model,
-    /// Model 1's model frame in model 2's.
+    /// Model 1's model frame in model 2's …
     rel: Relative,
+    /// … and in model 2's scaled by `2^-e`, for model 1's coordinates scaled by `2^-e`
+    /// (both where the search starts).
+    rel_scaled: Relative,
     /// Model 1's packed frame in model 2's, and model 2's own.
     a_map: FrameMap,
     b_map: FrameMap,
-    /// The direction in model 2's model frame, per unit of the internal `s` (see `s_factor`).
-    v_model: Vec3,
+    /// The direction in model 2's model frame scaled by `2^-e` (|v|∞ in [1, 2)), per unit
+    /// of the internal `s` (see `s_exp`).
+    v: Vec3,
+    /// The scaled frame: model 2's coordinates times `2^-e` are below 2 in magnitude.
+    e: i32,
     /// Unit direction and its length per unit of internal `s`, in model 2's packed units.
     v_unit: Vec3,
     v_len: f64,
-    /// Internal `s` times this is the caller's `s` (a power of two that makes the direction
-    /// of order 1).
-    s_factor: f64,
-    /// The sweep's end (internal `s`), cut to the times at which contact is possible.
+    /// Internal `s` times `2^s_exp` is the caller's `s`.
+    s_exp: i32,
+    /// A backward search (the last contact): it starts at this internal `s` and runs back, so
+    /// that its time `s'` is the caller's `back_from − s'`.
+    back_from: Option<f64>,
+    /// The sweep's end (internal `s`), cut to the times at which contact is possible …
     s_end: f64,
+    /// … which are at most this (the pairs are swept to it, whatever `s_max`).
+    s_reach: f64,
     /// Rounding allowance of packed coordinates (model 2's packed units).
     margin: f64,
     /// Whether the packed coordinates stay below `FRAME_REACH` (otherwise no box prunes).
@@ -281,64 +287,103 @@ struct Search<'a> {
     best: Option<(TriSweep, u32, u32)>,
     bv_tests: u64,
     tri_tests: u64,
-    p1: Placement,
     p2: Placement,
 }
 
 impl<'a> Search<'a> {
+    /// The search for `request`'s first contact (`backward`: for its last contact, as the
+    /// first contact of the sweep from `s_max` back to 0).
     fn new(
         m1: &'a Model,
         p1: &Placement,
         m2: &'a Model,
         p2: &Placement,
         request: &SweepRequest,
+        backward: bool,
     ) -> Result<Search<'a>, QueryError> {
         let rel = Relative::between(p2, p1);
+        // Model 1's placement where the search starts (for the range check and the scale of
+        // the frame: its rounding does not matter there).
+        let start = if backward {
+            let moved = Placement { translation: p1.translation + request.direction * request.s_max, ..*p1 };
+            Relative::between(p2, &moved)
+        } else {
+            rel
+        };
         rel.check_range(m2, m1)?;
+        start.check_range(m2, m1)?;
+        // Every coordinate the query computes with (model 2's units), motion excluded.
+        let norm = (0..3).map(|k| rel.rotation.row(k).abs().sum()).fold(0.0, f64::max);
+        let placed_a = rel.scale * norm * m1.magnitude() + rel.translation.amax().max(start.translation.amax());
+        let coords = m2.magnitude() + placed_a;
+        // The sweep runs in model 2's frame scaled by 2^-e, |coordinates| < 2, so that it
+        // computes the same numbers at every scale (powers of two are exact): the triangles
+        // are scaled as they are tested, the direction is scaled to |v|∞ in [1, 2) and the
+        // internal time to match (caller's s = internal s · 2^s_exp).
+        let e = if coords > 0.0 { log2_floor(coords) } else { 0 };
+        let vm = request.direction.amax();
+        let k1 = if vm > 0.0 { log2_floor(vm) } else { 0 };
+        let v1 = p2.rotation.transpose() * request.direction.map(|x| times_pow2(x, -k1)) / p2.scale;
+        let k2 = if vm > 0.0 { -log2_floor(v1.amax()) } else { 0 };
+        let forward = v1.map(|x| times_pow2(x, k2));
+        // Model 1's displacement at caller's s: s·v1·2^k1 (model units) = s·v·2^(k1 − k2 − e)
+        // (scaled units).
+        let s_exp = e + k2 - k1;
+        let s_max = times_pow2(request.s_max, -s_exp);
+        if !(forward.iter().all(|x| x.is_finite()) && s_max.is_finite()) {
+            return Err(QueryError::OutOfRange);
+        }
+        // Model 1 in the scaled frame where the search starts: at `p1`, or moved by s_max (in
+        // the scaled frame, so that no rounding of tiny coordinates moves it).
+        let mut rel_scaled = Relative { translation: rel.translation.map(|x| times_pow2(x, -e)), ..rel };
+        let v = if backward {
+            rel_scaled.translation += forward * s_max;
+            -forward
+        } else {
+            forward
+        };
+        let rel = Relative { translation: rel_scaled.translation.map(|x| times_pow2(x, e)), ..rel };
+        // A contact needs |s·v|∞ ≤ the two models' reach (below 2 in scaled units: taken as 4,
+        // so that rounding of the reach itself changes nothing).
+        let scaled_coords = times_pow2(coords, -e);
+        let s_reach = if vm > 0.0 { 4.0 / v.amax() } else { 0.0 };
+        let s_end = s_max.min(s_reach);
         let (fa, fb) = (m1.packed_frame(), m2.packed_frame());
         let rows: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rel.rotation[(i, j)]));
         let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
         let a_map = FrameMap::between(fa, fb, &rows, rel.scale, &rel.translation);
         let b_map = FrameMap::between(fb, fb, &identity, 1.0, &Vec3::zeros());
-        // The direction scaled by a power of two to |v|∞ in [1, 2) (s scaled back at the end).
-        let vm = request.direction.amax();
-        let k = if vm > 0.0 { vm.log2().floor() as i32 } else { 0 };
-        let s_factor = 2f64.powi(-(k / 2)) * 2f64.powi(-(k - k / 2));
-        let v = request.direction * 2f64.powi(-(k / 2)) * 2f64.powi(-(k - k / 2));
-        let v_model = p2.rotation.transpose() * v / p2.scale;
-        // Every coordinate the query computes with (model 2's units), motion excluded.
-        let norm = (0..3).map(|k| rel.rotation.row(k).abs().sum()).fold(0.0, f64::max);
-        let placed_a = rel.scale * norm * m1.magnitude() + rel.translation.amax();
-        let coords = m2.magnitude() + placed_a;
-        // A contact needs |s·v|∞ ≤ the two models' reach.
-        let s_max = request.s_max / s_factor;
-        let s_end = if vm > 0.0 { s_max.min(coords * (1.0 + 1e-9) / v_model.amax()) } else { 0.0 };
-        if !(v_model.iter().all(|x| x.is_finite()) && (s_end * v_model.amax() + coords).is_finite()) {
-            return Err(QueryError::OutOfRange);
-        }
-        let v_packed = v_model / fb.unit;
-        let v_len = v_packed.norm();
+        // The direction in packed units of model 2 (a power of two apart from scaled units).
+        let unit_exp = log2_floor(fb.unit);
+        let v_packed = v.map(|x| times_pow2(x, e - unit_exp));
+        let v_len = length(&v_packed);
         let v_unit = if v_len > 0.0 { v_packed / v_len } else { Vec3::zeros() };
-        let reach = (coords + s_end * v_model.amax()) / fb.unit;
+        let reach = times_pow2(scaled_coords + s_end * v.amax(), e - unit_exp);
         let fits = reach < FRAME_REACH && v_len.is_finite() && (v_len == 0.0 || v_len.is_normal());
+        // Rounding of the packed coordinates: relative, and absolute for the subnormal range
+        // (placed coordinates of tiny models round there; model 2's unit is at least 2^-1000).
+        let margin = 16.0 * f64::EPSILON * reach + times_pow2(64.0 * f64::from_bits(1), -unit_exp) + 1e-300;
         let mut search = Search {
             a: m1,
             b: m2,
             rel,
+            rel_scaled,
             a_map,
             b_map,
-            v_model,
+            v,
+            e,
             v_unit,
             v_len,
-            s_factor,
+            s_exp,
             s_end,
-            margin: 16.0 * f64::EPSILON * reach + 1e-300,
+            s_reach,
+            back_from: backward.then_some(s_max),
+            margin,
             fits,
             cylinder: None,
             best: None,
             bv_tests: 0,
             tri_tests: 0,
-            p1: *p1,
             p2: *p2,
         };
         if request.cylinder_cull && fits && v_len > 0.0 {
@@ -457,9 +502,14 @@ impl<'a> Search<'a> {
     /// The exact sweep of triangle `ta` of model 1 against `tb` of model 2.
     fn leaves(&mut self, ta: u32, tb: u32) {
         self.tri_tests += 1;
-        let a = self.a.triangles()[ta as usize].map(|p| self.rel.apply(&p));
-        let b = &self.b.triangles()[tb as usize];
-        if let Some(hit) = triangle_sweep(&a, b, &self.v_model, self.bound())
+        let down = |p: Vec3| p.map(|x| times_pow2(x, -self.e));
+        // (Placed from model 1's own coordinates scaled: no rounding of tiny ones.)
+        let a = self.a.triangles()[ta as usize].map(|p| self.rel_scaled.apply(&down(p)));
+        let b = self.b.triangles()[tb as usize].map(down);
+        // (On the whole of the times at which contact is possible, cut at the best contact or
+        // the sweep's end: the pair's contact depends neither on the order the pairs are
+        // tested in nor on s_max.)
+        if let Some(hit) = triangle_sweep_before(&a, &b, &self.v, self.s_reach, self.bound())
             && self.best.is_none_or(|(best, _, _)| hit.s < best.s)
         {
             self.best = Some((hit, ta, tb));
@@ -468,17 +518,23 @@ impl<'a> Search<'a> {
 
     fn finish(self) -> SweepResult {
         let contact = self.best.map(|(hit, ta, tb)| {
-            let point = self.p2.apply(&hit.q);
-            // Model 1's touching point, moved back to the start, in the world, then in its frame.
-            let start = self.p2.apply(&(hit.p - self.v_model * hit.s));
-            let p1 = &self.p1;
+            let up = |p: Vec3| p.map(|x| times_pow2(x, self.e));
+            let q = up(hit.q);
+            let point = self.p2.apply(&q);
+            // Model 1's touching point where the search started, in model 1's own frame.
+            let r = &self.rel_scaled;
+            let start = r.rotation.transpose() * (hit.p - self.v * hit.s - r.translation) / r.scale;
+            let s = match self.back_from {
+                Some(from) => (from - hit.s).max(0.0),
+                None => hit.s,
+            };
             SweepContact {
-                s: hit.s * self.s_factor,
+                s: times_pow2(s, self.s_exp),
                 pair: (ta, tb),
                 ids: (self.a.ids()[ta as usize], self.b.ids()[tb as usize]),
                 point,
-                point1: p1.rotation.transpose() * (start - p1.translation) / p1.scale,
-                point2: hit.q,
+                point1: up(start),
+                point2: q,
             }
         });
         SweepResult { contact, bv_tests: self.bv_tests, tri_tests: self.tri_tests }

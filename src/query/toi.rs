@@ -16,7 +16,7 @@ use nalgebra::{Rotation3, Unit};
 use super::distance::tolerance;
 use super::sweep::{SweepRequest, sweep};
 use super::{QueryError, check_placements};
-use crate::math::{Mat3, Placement, Vec3};
+use crate::math::{Mat3, Placement, Vec3, length};
 use crate::model::Model;
 
 /// How a time-of-impact query ended.
@@ -119,8 +119,9 @@ pub fn time_of_impact(
     if motion.angle == 0.0 {
         return translation_only(m1, start, m2, p2, &motion, tol);
     }
-    let reach = m1.triangles().iter().flatten().map(|p| p.norm()).fold(0.0, f64::max);
-    let speed = (motion.shift.norm() + motion.angle.abs() * start.scale * reach) * (1.0 + 1e-9);
+    // (Lengths without squares: no underflow or overflow at any scale.)
+    let reach = m1.triangles().iter().flatten().map(length).fold(0.0, f64::max);
+    let speed = (length(&motion.shift) + motion.angle.abs() * start.scale * reach) * (1.0 + 1e-9);
     // The distance's own error (a few tens of rounding units of the coordinates it works
     // with), taken off each advance so that rounding never carries it past a contact.
     let magnitude = m1.magnitude() * start.scale

@@ -121,7 +121,7 @@ fn one(model: &Model, p: &Vec3, stack: &mut Vec<(u32, f64)>, work: &mut WindingW
     let mut e = *p;
     let mut answer = None;
     for (k, d) in DIRECTIONS.iter().enumerate() {
-        e = beyond_box(model.packed_frame(), p, &Vec3::from(*d)).0;
+        e = beyond_box(model, p, &Vec3::from(*d)).0;
         if !e.iter().all(|v| v.is_finite()) {
             return Err(QueryError::OutOfRange);
         }
@@ -401,8 +401,8 @@ mod tests {
     /// perturbation settles it, after `DIRECTIONS.len()` discarded segments.
     #[test]
     fn every_direction_blocked() {
-        // A big cube around the origin (frame origin 0, unit 8), so that from p = 0 the far
-        // endpoints are exactly 32·D and 2·D lies exactly on each segment; a small
+        // A big cube around the origin, so that from p = 0 the far endpoints are exactly a
+        // power of two times D and 2·D lies exactly on each segment; a small
         // tetrahedron with a corner there blocks each direction.
         let mut tris = cuboid(Vec3::repeat(-8.0), Vec3::repeat(8.0));
         for d in DIRECTIONS {
@@ -412,7 +412,10 @@ mod tests {
         assert!(is_closed(&tris));
         let m = model(&tris);
         for d in DIRECTIONS {
-            assert_eq!(beyond_box(m.packed_frame(), &Vec3::zeros(), &Vec3::from(d)).0, Vec3::from(d) * 32.0);
+            // (A power of two times D, at least 32 D.)
+            let e = beyond_box(&m, &Vec3::zeros(), &Vec3::from(d)).0;
+            let s = e.x / d[0];
+            assert!(s >= 32.0 && s.log2().fract() == 0.0 && e == Vec3::from(d) * s, "{e:?}");
         }
         let mut out = [Winding::OnSurface];
         let work = windings(&m, &[Vec3::zeros()], &mut out).unwrap();

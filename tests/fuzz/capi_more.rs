@@ -667,7 +667,12 @@ fn check_tri_contact(c: &RpqTriContact, what: &str) {
     assert!(c.points[n..].iter().flatten().all(|&x| x == 0.0), "{what}: points past num_points");
     assert!(c.points[..n].iter().flatten().all(|x| x.is_finite()), "{what}: a point not finite: {c:?}");
     assert!(c.error_bound >= 0.0 && c.error_bound.is_finite(), "{what}: error bound {}", c.error_bound);
-    assert!(c.flags & !7 == 0, "{what}: flags {}", c.flags);
+    let known =
+        RPQ_CONTACT_NORMAL1_DEGENERATE | RPQ_CONTACT_NORMAL2_DEGENERATE | RPQ_CONTACT_COPLANAR | RPQ_CONTACT_CROSSING;
+    assert!(c.flags & !known == 0, "{what}: flags {}", c.flags);
+    // (A crossing is a segment of two triangles in different planes.)
+    let crossing = c.flags & RPQ_CONTACT_CROSSING != 0;
+    assert!(!crossing || (n == 2 && c.flags & RPQ_CONTACT_COPLANAR == 0), "{what}: crossing {c:?}");
     for (normal, flag) in [(&c.normal1, RPQ_CONTACT_NORMAL1_DEGENERATE), (&c.normal2, RPQ_CONTACT_NORMAL2_DEGENERATE)] {
         assert!(unit_or_zero(normal), "{what}: normal {normal:?}");
         assert_eq!(normal == &[0.0; 3], c.flags & flag != 0, "{what}: normal {normal:?} and flags {}", c.flags);

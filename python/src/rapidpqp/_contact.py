@@ -31,6 +31,8 @@ NORMAL1_DEGENERATE = 1
 NORMAL2_DEGENERATE = 2
 #: The triangles are coplanar: the points are a convex polygon (or a segment or a point).
 COPLANAR = 4
+#: The triangles cross (each strictly straddles the other's plane; they share a segment).
+CROSSING = 8
 #: ``ContactSet.flags``: no pair reaching the contact has a usable normal (it is zero).
 NO_NORMAL = 1
 
@@ -48,7 +50,7 @@ class PairGeometry(NamedTuple):
     normal1: np.ndarray
     #: (K, 3) unit normal of model 2's triangle.
     normal2: np.ndarray
-    #: (K,) uint32: ``NORMAL1_DEGENERATE | NORMAL2_DEGENERATE | COPLANAR``.
+    #: (K,) uint32: ``NORMAL1_DEGENERATE | NORMAL2_DEGENERATE | COPLANAR | CROSSING``.
     flags: np.ndarray
     #: (K,) float64: every point is within this distance of the exact intersection's corner.
     error_bound: np.ndarray

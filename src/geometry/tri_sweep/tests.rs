@@ -362,7 +362,7 @@ fn advancement_alone_matches_the_exact_oracle() {
         // At unit magnitude, as triangle_sweep calls it.
         let f = 1.0 / 64.0;
         let (sa, sb, sv) = (a.map(|p| p * f), b.map(|p| p * f), v * f);
-        let got = sweep_unit(&sa, &sb, &sv, 8.0, false);
+        let got = sweep_unit(&sa, &sb, &sv, 8.0, 8.0, false);
         match (exact_first(&a, &b, &v, 8), got) {
             (None, None) => {}
             (Some(s0), Some(hit)) => {

@@ -4,8 +4,8 @@
 
 use super::*;
 use crate::geometry::tri_distance::triangle_distance;
-use crate::geometry::tri_sweep::contact_tolerance;
 use crate::geometry::tri_sweep::tests::{Rat, exact_interval, int_tri};
+use crate::geometry::tri_sweep::{contact_tolerance, triangle_sweep};
 use crate::math::Triangle;
 use crate::test_rng::{Rng, budget};
 
