@@ -111,10 +111,22 @@ pub(crate) struct Kept {
 }
 
 /// Places one model's packed coordinates in the other's: `x ↦ scale · rot · x + trans`.
+///
+/// `rot` is used as given: it may be a rotation only within the rotation tolerance (a
+/// placement check accepts deviations up to 1e-2). A node's centre goes through `rot`; its
+/// axes are turned by an orthonormal `turn` near `rot` (`rot` itself when it is orthonormal
+/// to rounding), so that the placed box is a box; and its half-extents grow by
+/// `deviation · Σ half-extents`, which covers `|(rot − turn) w| ≤ deviation · |w|` for every
+/// offset `w` of a vertex from the centre.
 #[derive(Clone, Copy)]
 pub(crate) struct FrameMap {
     /// Rows of the rotation.
     rot: [[f64; 3]; 3],
+    /// Rows of the orthonormal matrix that turns the axes.
+    turn: [[f64; 3]; 3],
+    /// At least `‖rot − turn‖₂` (0 when `turn` is `rot`; infinite when `rot` is too far from
+    /// a rotation to bound: nothing is then pruned).
+    pub deviation: f64,
     scale: f64,
     trans: [f64; 3],
     /// Search units per packed unit of the target frame (see `Search::base`).
@@ -124,6 +136,10 @@ pub(crate) struct FrameMap {
     /// Whether every coordinate of the query is below `FRAME_REACH` in the target frame's
     /// packed units, so that [`lower_bounds`]' products of them cannot overflow.
     fits: bool,
+    /// The factor from a bound in this frame to one in the search's frame, beyond `unit`: the
+    /// least stretch of the map back (1 for b's nodes in a's frame; for a's nodes in b's, the
+    /// smallest singular value of b's rotation in a's frame, at least `1 − deviation`).
+    shrink: f64,
 }
 
 impl FrameMap {
@@ -133,13 +149,17 @@ impl FrameMap {
         let o = &from.origin;
         let ro = rot.map(|row| row[0] * o.x + row[1] * o.y + row[2] * o.z);
         let t = std::array::from_fn(|k| (scale * ro[k] + trans[k] - to.origin[k]) / to.unit);
+        let (turn, deviation) = orthonormal_part(rot);
         FrameMap {
             rot: *rot,
+            turn,
+            deviation,
             scale: scale * from.unit / to.unit,
             trans: t,
             unit: 0.0,
             margin: F2::splat(0.0),
             fits: false,
+            shrink: 1.0,
         }
     }
 
@@ -147,12 +167,11 @@ impl FrameMap {
     #[inline(always)]
     pub fn place(&self, slot: &NodePair, lane: usize) -> Kept {
         let f = |k: usize, j: usize| slot.frame[k][j].0[lane] as f64;
-        let r = &self.rot;
-        let rotate = |j: usize| -> [f64; 3] {
+        let rotate = |r: &[[f64; 3]; 3], j: usize| -> [f64; 3] {
             std::array::from_fn(|k| r[k][0] * f(0, j) + r[k][1] * f(1, j) + r[k][2] * f(2, j))
         };
-        let c = rotate(3);
-        let axes = [rotate(0), rotate(1), rotate(2)];
+        let c = rotate(&self.rot, 3);
+        let axes = [0, 1, 2].map(|j| rotate(&self.turn, j));
         let center: [f64; 3] = std::array::from_fn(|k| self.scale * c[k] + self.trans[k]);
         let rect = |i: usize| slot.rect[i].0[lane] as f64 * self.scale;
         let rc: [f64; 3] = std::array::from_fn(|k| center[k] + rect(0) * axes[1][k] + rect(1) * axes[2][k]);
@@ -162,6 +181,11 @@ impl FrameMap {
         // projections, however far the other node is.)
         let len = axes.map(|a| (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt());
         let half: [f64; 3] = std::array::from_fn(|i| slot.half[i].0[lane] as f64 * self.scale / len[i]);
+        // A vertex is within |w| ≤ Σ halves (1 + 1e-6) of the centre (the stored axes are
+        // orthonormal to about 1e-7); `rot` places it within `deviation · |w|` of where `turn`
+        // does. (0 when `turn` is `rot`: the halves are unchanged.)
+        let grow = self.deviation * (1.0 + 1e-6) * (half[0] + half[1] + half[2]);
+        let half = half.map(|h| h + grow);
         Kept {
             axes: std::array::from_fn(|j| axes[j].map(|v| v / len[j])),
             center,
@@ -171,6 +195,58 @@ impl FrameMap {
             rect_half: [rect(2) * len[1], rect(3) * len[2]],
         }
     }
+}
+
+/// A deviation from orthonormal (`‖MᵀM − I‖_F`) at or below which a matrix is taken as a
+/// rotation as it is: about the rounding of a product of two rotations computed in `f64`,
+/// which the bounds' rounding allowance covers.
+const ROUNDING_DEVIATION: f64 = 8.0 * f64::EPSILON;
+
+/// `‖MᵀM − I‖_F`.
+fn gram_deviation(m: &Mat3) -> f64 {
+    (m.transpose() * m - Mat3::identity()).norm()
+}
+
+/// An orthonormal matrix near `rot` (rows), and a bound on their distance `‖rot − Q‖₂`: `rot`
+/// itself and 0 when it is orthonormal to rounding; else its polar factor (Newton–Schulz
+/// iterations `Q ← Q (3I − QᵀQ)/2`, which converge fast from any placement the checks accept;
+/// an SVD for anything else) and the Frobenius norm of the difference.
+fn orthonormal_part(rot: &[[f64; 3]; 3]) -> ([[f64; 3]; 3], f64) {
+    let m = Mat3::from_fn(|i, j| rot[i][j]);
+    if gram_deviation(&m) <= ROUNDING_DEVIATION {
+        return (*rot, 0.0);
+    }
+    let mut q = m;
+    let mut converged = false;
+    for _ in 0..8 {
+        q = q * (Mat3::identity() * 3.0 - q.transpose() * q) * 0.5;
+        if gram_deviation(&q) <= 1e-13 {
+            converged = true;
+            break;
+        }
+    }
+    if !converged {
+        let svd = m.svd(true, true);
+        q = match (svd.u, svd.v_t) {
+            (Some(u), Some(v_t)) => u * v_t,
+            _ => Mat3::identity(),
+        };
+    }
+    // (Q's own deviation, below 1e-13, is rounding to the bounds, as a rotation's.)
+    let deviation = (m - q).norm() * (1.0 + 1e-9);
+    let deviation = if deviation.is_finite() { deviation } else { f64::MAX };
+    (std::array::from_fn(|i| std::array::from_fn(|j| q[(i, j)])), deviation)
+}
+
+/// The inverse of the relative rotation `m`, to map points of model a's frame back into model
+/// b's: `mᵀ` when `m` is orthonormal to rounding, else the inverse refined by one Newton step
+/// (to a few rounding units); `None` for a singular matrix (which no placement check accepts).
+fn inverse_rotation(m: &Mat3) -> Option<Mat3> {
+    if gram_deviation(m) <= ROUNDING_DEVIATION {
+        return Some(m.transpose());
+    }
+    let x = m.try_inverse()?;
+    Some(x + x * (Mat3::identity() - m * x))
 }
 
 /// Lower bounds on the distances between the two nodes of `slot` (one per lane) and `kept`,
@@ -286,6 +362,8 @@ struct Search<'a> {
     sa: &'a [NodePair],
     sb: &'a [NodePair],
     rel: Relative,
+    /// The inverse of `rel`'s rotation: maps points of a's frame back into b's.
+    back: Mat3,
     /// b's packed frame into a's: kept nodes of b, tested against a's children.
     b_in_a: FrameMap,
     /// a's packed frame into b's.
@@ -384,7 +462,7 @@ impl Search<'_> {
             let kept = self.kept_a(ia);
             let children = &self.sb[slot_of(c as usize).0];
             let (lb, key) = lower_bounds(children, &kept, self.a_in_b.margin);
-            let [d0, d1] = (lb * F2::splat(self.a_in_b.unit)).to_array();
+            let [d0, d1] = (lb * F2::splat(self.a_in_b.unit * self.a_in_b.shrink)).to_array();
             let [k0, k1] = (key * F2::splat(self.a_in_b.unit * self.a_in_b.unit)).to_array();
             [(d0, k0, ia, c), (d1, k1, ia, c + 1)]
         }
@@ -403,7 +481,9 @@ impl Search<'_> {
             let h = |i: usize| slots[0].half[i].0[0] as f64;
             2.0 * unit * (h(0) * h(0) + h(1) * h(1) + h(2) * h(2)).sqrt()
         };
-        let spread = diagonal(self.sa, self.unit_a()) + diagonal(self.sb, self.unit_b());
+        // (b's diagonal as placed: its rotation may stretch by up to 1 + deviation.)
+        let spread =
+            diagonal(self.sa, self.unit_a()) + diagonal(self.sb, self.unit_b()) * (1.0 + self.b_in_a.deviation);
         // The error allowed at a distance of at least `l` (see `compute_cut`).
         let (tau, abs_err, rel_err) = (self.tau, self.abs_err, self.rel_err);
         let allowed = |l: f64| tau + abs_err.min(l * rel_err / (1.0 + rel_err));
@@ -468,7 +548,7 @@ impl Search<'_> {
         } else if self.a_in_b.fits {
             let kept = self.kept_a(ia);
             let (lb, key) = lower_bounds(&self.sb[slot_b], &kept, self.a_in_b.margin);
-            (lb, key, lane_b, self.a_in_b.unit)
+            (lb * F2::splat(self.a_in_b.shrink), key, lane_b, self.a_in_b.unit)
         } else {
             return self.ball_bound(ia, ib);
         };
@@ -516,7 +596,7 @@ impl Search<'_> {
         let Some(d) = triangle_distance_within(&self.a.triangles()[ta], &self.triangle_in_a(tb), cut) else {
             return;
         };
-        let distance = d.distance / self.base;
+        let distance = positive_as(d.distance, d.distance / self.base);
         if distance < self.best || self.best_pair.is_none() {
             self.best = distance;
             self.cut = self.compute_cut();
@@ -531,9 +611,16 @@ impl Search<'_> {
 
     /// The bound at and above which a pair is not worth visiting (distance queries): what the
     /// error bounds allow, less the precision `tau`.
+    ///
+    /// The precision `tau` never hides a crossing: while the error bounds allow no answer but
+    /// 0 for models that meet (the best so far is above `abs_err`), a pair whose bound is 0,
+    /// which may hold an intersecting triangle pair, is still worth visiting, so that the
+    /// distance is 0 exactly when the models meet (as `tolerance(0)` and collide say).
     #[inline]
     fn compute_cut(&self) -> f64 {
-        (self.best - self.abs_err).max(self.best / (1.0 + self.rel_err)) - self.tau
+        let allowed = (self.best - self.abs_err).max(self.best / (1.0 + self.rel_err));
+        let cut = allowed - self.tau;
+        if allowed > 0.0 { cut.max(f64::MIN_POSITIVE) } else { cut }
     }
 
     /// Records a pair pruned at lower bound `d`.
@@ -718,14 +805,15 @@ fn single_pair(m1: &Model, p1: &Placement, m2: &Model, rel: &Relative, goal: Goa
     let d = triangle_distance_within(&m1.triangles()[0], &b, f64::INFINITY).expect("no cut");
     let within = goal.stop_at.is_none_or(|t| d.distance <= t / p1.scale);
     let mut result = DistanceResult {
-        distance: d.distance * p1.scale,
+        distance: positive_as(d.distance, d.distance * p1.scale),
         tri_tests: 1,
         closer: goal.stop_at.is_some() && within,
         ..Default::default()
     };
     if within {
         result.p1 = d.p;
-        result.p2 = rel.rotation.transpose() * (d.q - rel.translation) / rel.scale;
+        let back = inverse_rotation(&rel.rotation).unwrap_or_else(|| rel.rotation.transpose());
+        result.p2 = back * (d.q - rel.translation) / rel.scale;
         result.closest_pair = Some((0, 0));
     } else {
         // Not closer: the distance (exact, so a lower bound too) and no points.
@@ -733,6 +821,14 @@ fn single_pair(m1: &Model, p1: &Placement, m2: &Model, rel: &Relative, goal: Goa
         result.p2 = Vec3::repeat(f64::NAN);
     }
     result
+}
+
+/// `value` (a distance converted to other units), kept positive when `distance` is: a
+/// distance is 0 exactly when the triangles meet, and a subnormal one must not underflow to 0
+/// on the way.
+#[inline(always)]
+fn positive_as(distance: f64, value: f64) -> f64 {
+    if distance > 0.0 { value.max(f64::from_bits(1)) } else { value }
 }
 
 /// The search of `goal` on the two placed models, seeded from the warm start.
@@ -764,13 +860,23 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
     let mut b_in_a = FrameMap::between(fb, fa, &rows, rel.scale, &rel.translation);
     b_in_a.unit = ratio(fa.unit, 1.0);
     b_in_a.margin = margin(b_in_a.unit);
-    b_in_a.fits = coords / fa.unit < FRAME_REACH;
-    // a's model frame in b's: x ↦ Rᵀ (x − t) / s.
-    let back = -(rel.rotation.transpose() * rel.translation) / rel.scale;
-    let mut a_in_b = FrameMap::between(fa, fb, &cols, 1.0 / rel.scale, &back);
+    // (A rotation that far from one, which no placement check accepts, is bounded by balls.)
+    let turned = b_in_a.deviation < 0.5;
+    b_in_a.fits = coords / fa.unit < FRAME_REACH && turned;
+    // a's model frame in b's: x ↦ R⁻¹ (x − t) / s.
+    let inverse = inverse_rotation(&rel.rotation);
+    let back = -(inverse.unwrap_or_default() * rel.translation) / rel.scale;
+    let rows_back: [[f64; 3]; 3] = match inverse {
+        Some(inverse) if b_in_a.deviation > 0.0 => std::array::from_fn(|i| std::array::from_fn(|j| inverse[(i, j)])),
+        _ => cols,
+    };
+    let mut a_in_b = FrameMap::between(fa, fb, &rows_back, 1.0 / rel.scale, &back);
     a_in_b.unit = ratio(fb.unit, rel.scale);
-    a_in_b.margin = margin(a_in_b.unit);
-    a_in_b.fits = coords / (fb.unit * rel.scale) < FRAME_REACH;
+    // (The computed inverse adds a few rounding units of the coordinates.)
+    a_in_b.margin = margin(a_in_b.unit) * F2::splat(if b_in_a.deviation > 0.0 { 2.0 } else { 1.0 });
+    a_in_b.fits = coords / (fb.unit * rel.scale) < FRAME_REACH && turned && inverse.is_some();
+    // Distances in b's frame are at least σ_min(R) ≥ 1 − deviation of those in a's.
+    a_in_b.shrink = 1.0 - b_in_a.deviation;
     let unplaced = Kept::default();
     let mut search = Search {
         a: m1,
@@ -778,6 +884,7 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
         sa: m1.collide_slots(),
         sb: m2.collide_slots(),
         rel,
+        back: inverse.unwrap_or_else(|| rel.rotation.transpose()),
         b_in_a,
         a_in_b,
         kept_a: (NONE, unplaced),
@@ -819,15 +926,16 @@ fn finish(search: &Search, goal: Goal, p1: &Placement) -> DistanceResult {
     };
     if found {
         let (p, q) = search.best_points;
-        result.distance = search.best * search.base * p1.scale;
+        result.distance = positive_as(search.best, search.best * search.base * p1.scale);
         result.p1 = p;
         // q is in model 1's frame; map back into model 2's.
-        result.p2 = rel.rotation.transpose() * (q - rel.translation) / rel.scale;
+        result.p2 = search.back * (q - rel.translation) / rel.scale;
         result.closest_pair = search.best_pair;
         result.closer = goal.stop_at.is_some();
     } else {
         // Everything was pruned above the tolerance or tested farther than it.
-        result.distance = search.pruned_bound.min(search.best) * search.base * p1.scale;
+        let bound = search.pruned_bound.min(search.best);
+        result.distance = positive_as(bound, bound * search.base * p1.scale);
         result.p1 = Vec3::repeat(f64::NAN);
         result.p2 = Vec3::repeat(f64::NAN);
     }
@@ -1207,6 +1315,37 @@ mod tests {
         assert!(checked > 100_000 && tight > checked / 4, "{checked} bounds, {tight} within half the distance");
     }
 
+    /// The same with rotations accepted within the largest rotation tolerance (1e-2), far
+    /// from the origin and from each other: every bound, in either model's frame, is at most
+    /// the distance of the triangles as placed.
+    #[test]
+    fn node_bounds_hold_under_accepted_rotations() {
+        let mut rng = Rng(0xb0b5_1e55_d157_0011);
+        let mut checked = 0u64;
+        for case in 0..budget(30, 3000) {
+            let size = 10f64.powi(rng.below(7) as i32 - 3);
+            let offset = rng.dir() * size * 10f64.powi(rng.below(10) as i32);
+            let ta = rng.soup(24, case % 3, offset, size);
+            let size_b = size * rng.range(0.3, 3.0);
+            let tb = rng.soup(20, (case / 3) % 3, Vec3::zeros(), size_b);
+            let deviated = |rng: &mut Rng, amount: f64| {
+                rng.rotation() * (Mat3::identity() + Mat3::from_fn(|_, _| rng.range(-amount, amount)))
+            };
+            let amount = [2.5e-3, 3e-6, 1e-9, 1e-14][case % 4];
+            let pa =
+                Placement { rotation: deviated(&mut rng, amount), translation: rng.vec(-1.0, 1.0) * size, scale: 1.0 };
+            let pb = Placement {
+                rotation: deviated(&mut rng, amount),
+                translation: pa.translation
+                    + pa.rotation * offset
+                    + rng.dir() * size * 10f64.powi(rng.below(4) as i32 - 1),
+                scale: if case % 3 == 2 { rng.range(0.5, 2.0) } else { 1.0 },
+            };
+            checked += check_node_bounds(&build(&ta), &pa, &build(&tb), &pb, case).0;
+        }
+        assert!(checked > 10_000, "{checked} bounds");
+    }
+
     /// Checks every node pair's bounds (through the search's own expansion of its parent
     /// pair) against brute force over the triangles below; (bounds checked, bounds within
     /// half the distance).
@@ -1358,5 +1497,212 @@ mod tests {
                 assert!(r.bv_tests <= nodes, "1e{exp}: {} bound tests for {nodes} nodes", r.bv_tests);
             }
         }
+    }
+
+    /// Whether collide finds a pair (the placements as given, unchecked).
+    fn meet(ma: &Model, pa: &Placement, mb: &Model, pb: &Placement) -> bool {
+        let mut result = crate::query::CollideResult::default();
+        let request = crate::query::CollideRequest { first_contact: true, ..Default::default() };
+        crate::query::collide::collide_placed(ma, pa, mb, pb, &request, &mut result).unwrap();
+        !result.pairs.is_empty()
+    }
+
+    /// `(1 + e)·I`, a rotation within the rotation tolerance for `e` below it.
+    fn stretched(e: f64) -> Mat3 {
+        Mat3::identity() * (1.0 + e)
+    }
+
+    /// Issue 25 item 3: a rotation accepted within the rotation tolerance is used as given by
+    /// every bound. A triangle pierces a long strip near its end, the strip placed with
+    /// `(1 + e)·I`: collide finds them meeting, and so must distance (0, the same point) and
+    /// tolerance at every search order. (The old bounds turned the strip's box as if the
+    /// rotation were orthonormal, and said "not closer" with a lower bound of 0.005 at the
+    /// default tolerance, 9.28 at 1e-2.)
+    #[test]
+    fn accepted_rotations_bound_the_distance_as_given() {
+        let length = 1000.0;
+        let strip: Vec<Triangle> = (0..200)
+            .flat_map(|k| {
+                let (x0, x1) = (length * k as f64 / 200.0, length * (k + 1) as f64 / 200.0);
+                let v = |x: f64, y: f64| Vec3::new(x, y, 0.0);
+                [[v(x0, 0.0), v(x1, 0.0), v(x1, 1.0)], [v(x0, 0.0), v(x1, 1.0), v(x0, 1.0)]]
+            })
+            .collect();
+        let strip = build(&strip);
+        for e in [4.9e-6f64, -4.9e-6, 2e-4, 9e-3, -9e-3] {
+            // The strip's far end, as placed, is at x = length (1 + e); the triangle pierces
+            // the strip just inside it.
+            let x = length * (1.0 + e) - 0.1 * length * e.abs();
+            let pierce = build(&[[Vec3::new(x, 0.5, -1.0), Vec3::new(x, 0.5, 1.0), Vec3::new(x - 1e-3, 0.6, 0.0)]]);
+            let pierce2 = build(&[
+                [Vec3::new(x, 0.5, -1.0), Vec3::new(x, 0.5, 1.0), Vec3::new(x - 1e-3, 0.6, 0.0)],
+                [Vec3::new(x - 5.0, 5.0, 5.0), Vec3::new(x - 4.0, 5.0, 5.0), Vec3::new(x - 5.0, 6.0, 5.0)],
+            ]);
+            let placed = Placement { rotation: stretched(e), ..Placement::IDENTITY };
+            // (With the stretched rotation on model 1, model 2 is placed in its frame by the
+            // transpose, as PQP does: the triangle then ends beyond the strip, and collide is
+            // the truth of that pose.)
+            for (a, pa, b, pb, crossing) in [
+                (&pierce, Placement::IDENTITY, &strip, placed, true),
+                (&pierce2, Placement::IDENTITY, &strip, placed, true),
+                (&strip, placed, &pierce2, Placement::IDENTITY, e < 0.0),
+            ] {
+                assert_eq!(meet(a, &pa, b, &pb), crossing, "e {e}");
+                for qsize in [2, 3, 64] {
+                    let d = distance_placed(a, &pa, b, &pb, &DistanceRequest { qsize, ..Default::default() }, None)
+                        .unwrap();
+                    assert_eq!(d.distance == 0.0, crossing, "e {e} qsize {qsize}: {}", d.distance);
+                    if crossing {
+                        let q = Relative::between(&pa, &pb).apply(&d.p2);
+                        assert!((d.p1 - q).norm() <= 1e-9, "e {e}: the same point ({} vs {q})", d.p1);
+                    }
+                    for t in [0.0, 1e-3] {
+                        let r = tolerance_placed(a, &pa, b, &pb, t, qsize, None).unwrap();
+                        if crossing {
+                            assert!(r.closer, "e {e} qsize {qsize} tolerance {t}: lower bound {}", r.distance);
+                        } else {
+                            assert_eq!(r.closer, d.distance <= t, "e {e} qsize {qsize} tolerance {t}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A rotation within the largest rotation tolerance (1e-2): every model stretched and
+    /// sheared by it. Distance and tolerance against brute force over the triangles as the
+    /// queries place them (model 2 in model 1's frame by `Relative`, the rotation as given).
+    #[test]
+    fn distances_under_accepted_rotations_agree_with_brute_force() {
+        let mut rng = Rng(0xacce_97ed_d157_0009);
+        let mut apart = 0;
+        for case in 0..budget(80, 2000) {
+            let (ma, ta) = model(&mut rng, 60, case % 2 == 0);
+            let (mb, tb) = model(&mut rng, 50, case % 3 == 0);
+            let deviated = |rng: &mut Rng| loop {
+                let r = rng.rotation() * (Mat3::identity() + Mat3::from_fn(|_, _| rng.range(-2.5e-3, 2.5e-3)));
+                let rows: [f64; 9] = std::array::from_fn(|k| r[(k / 3, k % 3)]);
+                if crate::pose::is_rotation(&rows, crate::pose::MAX_ROTATION_TOLERANCE, false) {
+                    break r;
+                }
+            };
+            let pa = Placement {
+                rotation: if case % 4 == 0 { deviated(&mut rng) } else { rng.rotation() },
+                translation: rng.vec(-1.0, 1.0),
+                scale: 1.0,
+            };
+            let pb = Placement {
+                rotation: deviated(&mut rng),
+                translation: pa.translation + rng.dir() * rng.range(1.0, 3.5),
+                scale: if case % 5 == 4 { rng.range(0.5, 2.0) } else { 1.0 },
+            };
+            let rel = Relative::between(&pa, &pb);
+            let placed: Vec<Triangle> = tb.iter().map(|t| t.map(|p| rel.apply(&p))).collect();
+            let truth = ta
+                .iter()
+                .flat_map(|x| placed.iter().map(move |y| triangle_distance(x, y).distance))
+                .fold(f64::INFINITY, f64::min)
+                * pa.scale;
+            apart += usize::from(truth > 0.0);
+            assert_eq!(truth == 0.0, meet(&ma, &pa, &mb, &pb), "case {case}: collide");
+            for qsize in [2, 3, 16] {
+                let r = distance_placed(&ma, &pa, &mb, &pb, &DistanceRequest { qsize, ..Default::default() }, None)
+                    .unwrap();
+                assert!(
+                    (r.distance - truth).abs() <= 1e-12 * 8.0,
+                    "case {case} qsize {qsize}: {} vs {truth}",
+                    r.distance
+                );
+                assert_eq!(r.distance == 0.0, truth == 0.0, "case {case}");
+                // p2 mapped back by the inverse: placed again, it is the point found.
+                let q = rel.apply(&r.p2);
+                assert!((q - r.p1).norm() <= r.distance + 1e-12, "case {case}: points");
+                for t in [0.0, truth * 0.99, truth * 1.01] {
+                    let r = tolerance_placed(&ma, &pa, &mb, &pb, t, qsize, None).unwrap();
+                    assert_eq!(r.closer, truth <= t, "case {case} qsize {qsize} t {t} truth {truth}");
+                    if !r.closer {
+                        assert!(r.distance <= truth + 1e-12, "case {case}: a lower bound {} > {truth}", r.distance);
+                    }
+                }
+            }
+        }
+        assert!(apart > 20, "{apart} cases apart");
+    }
+
+    /// Issue 25 item 4: a near pair within the search's rounding slack must not hide a
+    /// crossing pair. Two triangles of each model cross; another pair is `gap` apart, and is
+    /// the warm start (or the first pair found). Distance is 0 with one point, as tolerance(0)
+    /// and collide say; near 1.8e13 the old answer was the gap (0.36 there).
+    #[test]
+    fn a_near_pair_never_hides_a_crossing() {
+        for (offset, gap) in [(0.0f64, 1e-14), (1.8e13, 0.25), (-3e5, 2e-11), (1e100, 1e84)] {
+            let scale: f64 = if offset.abs() > 1e50 { 1e86 } else { 1.0 };
+            let at = |x: f64, y: f64, z: f64| Vec3::new(offset + x * scale, y * scale, z * scale);
+            let ta = vec![
+                [at(0.0, 0.0, 0.0), at(1.0, 0.0, 0.0), at(0.0, 1.0, 0.0)],
+                [at(5.0, -1.0, 0.0), at(7.0, -1.0, 0.0), at(6.0, 1.0, 0.0)],
+            ];
+            let tb = vec![
+                [at(6.0, 0.0, -1.0), at(6.0, 0.0, 1.0), at(6.5, 0.3, 0.0)],
+                ta[0].map(|p| p + Vec3::new(0.0, 0.0, gap)),
+            ];
+            let (ma, mb) = (build(&ta), build(&tb));
+            let p = Placement::IDENTITY;
+            assert!(meet(&ma, &p, &mb, &p));
+            let leaf = |m: &Model, id: i32| m.ids().iter().position(|&i| i == id).unwrap() as u32;
+            let near = (leaf(&ma, 0), leaf(&mb, 1));
+            for warm in [None, Some(near)] {
+                for qsize in [2, 3, 16] {
+                    let mut cache = DistanceCache { last_pair: warm };
+                    let request = DistanceRequest { qsize, ..Default::default() };
+                    let r = distance_placed(&ma, &p, &mb, &p, &request, Some(&mut cache)).unwrap();
+                    assert_eq!(r.distance, 0.0, "offset {offset} gap {gap} warm {warm:?} qsize {qsize}");
+                    assert_eq!(r.p1, r.p2, "one point of the intersection");
+                    let rel = DistanceRequest { rel_err: 0.5, qsize, ..Default::default() };
+                    let r =
+                        distance_placed(&ma, &p, &mb, &p, &rel, Some(&mut DistanceCache { last_pair: warm })).unwrap();
+                    assert_eq!(r.distance, 0.0, "a relative error allows only 0");
+                    let t =
+                        tolerance_placed(&ma, &p, &mb, &p, 0.0, qsize, Some(&mut DistanceCache { last_pair: warm }))
+                            .unwrap();
+                    assert!(t.closer && t.distance == 0.0);
+                }
+            }
+        }
+    }
+
+    /// distance is 0 exactly when tolerance(0) says closer and collide finds a pair: random
+    /// soups touching, crossing and grazing, far from the origin and at every scale.
+    #[test]
+    fn distance_zero_tolerance_zero_and_collide_agree() {
+        let mut rng = Rng(0x2e40_d157_c011_0010);
+        let (mut met, mut missed) = (0, 0);
+        for case in 0..budget(300, 20_000) {
+            let size = 10f64.powi(rng.below(40) as i32 - 20);
+            let offset = rng.dir() * size * 10f64.powi(rng.below(16) as i32);
+            let ta = rng.soup(30, case % 3, offset, size);
+            let mut tb = rng.soup(20, (case / 3) % 3, offset, size);
+            // Every other case, one triangle of b a rounding unit or two off one of a's.
+            if case % 2 == 0 {
+                let k = rng.below(ta.len() as u64) as usize;
+                let n = (ta[k][1] - ta[k][0]).cross(&(ta[k][2] - ta[k][0]));
+                let up = if n.norm() > 0.0 { n.normalize() } else { rng.dir() };
+                let ulps = (offset.amax() + 4.0 * size) * f64::EPSILON * rng.range(0.0, 40.0);
+                tb[0] = ta[k].map(|p| p + up * ulps);
+            }
+            let (ma, mb) = (build(&ta), build(&tb));
+            let pa = Placement { rotation: rng.rotation_mixed(), translation: rng.vec(-1.0, 1.0) * size, scale: 1.0 };
+            let pb = pa;
+            let met_now = meet(&ma, &pa, &mb, &pb);
+            for qsize in [2, 16] {
+                let d = distance_placed(&ma, &pa, &mb, &pb, &DistanceRequest { qsize, ..Default::default() }, None)
+                    .unwrap();
+                let t = tolerance_placed(&ma, &pa, &mb, &pb, 0.0, qsize, None).unwrap();
+                assert_eq!(d.distance == 0.0, met_now, "case {case} qsize {qsize}: distance {}", d.distance);
+                assert_eq!(t.closer, met_now, "case {case} qsize {qsize}: tolerance(0)");
+            }
+            if met_now { met += 1 } else { missed += 1 }
+        }
+        assert!(met > 20 && missed > 50, "{met} meeting, {missed} apart");
     }
 }
