@@ -640,7 +640,8 @@ fn with_endings(text: &[u8], ending: &[u8], bom: bool) -> Vec<u8> {
 #[test]
 fn byte_order_marks_and_every_line_ending_read_the_same_mesh() {
     let mesh = small_mesh();
-    let mut obj_text = String::from("# a comment\n");
+    // (The mark right before the first `v`: the case that lost a vertex.)
+    let mut obj_text = String::new();
     for v in &mesh.vertices {
         obj_text += &format!("v {:?} {:?} {:?}\n", v.x, v.y, v.z);
     }
