@@ -11,8 +11,9 @@ pub type Triangle = [Vec3; 3];
 
 /// Where a model sits in the world: a model point `p` is placed at `scale * rotation * p + translation`.
 ///
-/// `rotation` is used as given (like RAPID and PQP, nothing orthonormalises it); the bounding-volume
-/// tests assume it is a rotation.
+/// `rotation` is used as given (like RAPID and PQP, nothing orthonormalises it): a rotation
+/// accepted only within the rotation tolerance is inverted as the matrix it is (not by its
+/// transpose, beyond `1e-12` from orthonormal), and every query's bounds allow for it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Placement {
     /// Rotation part (applied after `scale`).

@@ -22,9 +22,10 @@ use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::{QueryError, RangeError, Relative, check_placements};
+use super::{QueryError, RangeError, Relative, TRANSPOSE_INVERTS, check_placements, gram_deviation, inverse_rotation};
 use crate::bv::obb::{NodePair, PackedFrame};
-use crate::geometry::tri_distance::triangle_distance_within;
+use crate::geometry::tri_distance::{TriDistance, triangle_distance_within};
+use crate::geometry::tri_intersect::triangles_intersect;
 use crate::lanes::F2;
 use crate::math::{Mat3, Placement, Triangle, Vec3, length};
 use crate::model::{Model, slot_of};
@@ -202,11 +203,6 @@ impl FrameMap {
 /// which the bounds' rounding allowance covers.
 const ROUNDING_DEVIATION: f64 = 8.0 * f64::EPSILON;
 
-/// `‖MᵀM − I‖_F`.
-fn gram_deviation(m: &Mat3) -> f64 {
-    (m.transpose() * m - Mat3::identity()).norm()
-}
-
 /// An orthonormal matrix near `rot` (rows), and a bound on their distance `‖rot − Q‖₂`: `rot`
 /// itself and 0 when it is orthonormal to rounding; else its polar factor (Newton–Schulz
 /// iterations `Q ← Q (3I − QᵀQ)/2`, which converge fast from any placement the checks accept;
@@ -238,15 +234,47 @@ fn orthonormal_part(rot: &[[f64; 3]; 3]) -> ([[f64; 3]; 3], f64) {
     (std::array::from_fn(|i| std::array::from_fn(|j| q[(i, j)])), deviation)
 }
 
-/// The inverse of the relative rotation `m`, to map points of model a's frame back into model
-/// b's: `mᵀ` when `m` is orthonormal to rounding, else the inverse refined by one Newton step
-/// (to a few rounding units); `None` for a singular matrix (which no placement check accepts).
-fn inverse_rotation(m: &Mat3) -> Option<Mat3> {
-    if gram_deviation(m) <= ROUNDING_DEVIATION {
-        return Some(m.transpose());
+/// How distances in model a's frame become world distances when a's rotation `R` is not
+/// orthonormal (beyond [`TRANSPOSE_INVERTS`]; it is used as given): the world distance of two
+/// points of a's frame is `scale · |R (x − y)|`, so triangle pairs are measured after `R`, and
+/// every bound, a distance in a's frame, is multiplied by `shrink ≤ σ_min(R)`.
+#[derive(Clone, Copy)]
+struct Metric {
+    rotation: Mat3,
+    inverse: Mat3,
+    shrink: f64,
+}
+
+impl Metric {
+    /// `None` for a rotation orthonormal within [`TRANSPOSE_INVERTS`] (a's frame measures as
+    /// the world does).
+    fn of(rotation: &Mat3) -> Option<Metric> {
+        if gram_deviation(rotation) <= TRANSPOSE_INVERTS {
+            return None;
+        }
+        let rows: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rotation[(i, j)]));
+        let (_, deviation) = orthonormal_part(&rows);
+        let inverse = inverse_rotation(rotation, 0.0)?;
+        Some(Metric { rotation: *rotation, inverse, shrink: (1.0 - deviation).max(0.0) })
     }
-    let x = m.try_inverse()?;
-    Some(x + x * (Mat3::identity() - m * x))
+}
+
+/// The distance of triangles `a` and `b` (model a's frame) as the world measures it, with their
+/// closest points in a's frame; `None` when more than `cut` (measured as the result). Whether
+/// they meet is decided in a's frame, by the exact predicate collide uses, so that the distance
+/// is 0 exactly when collide finds the pair; otherwise it is measured after the metric's
+/// rotation and kept positive.
+#[inline(always)]
+fn pair_distance(a: &Triangle, b: &Triangle, metric: Option<&Metric>, cut: f64) -> Option<TriDistance> {
+    let Some(m) = metric else {
+        return triangle_distance_within(a, b, cut);
+    };
+    if triangles_intersect(a, b) {
+        return triangle_distance_within(a, b, f64::INFINITY);
+    }
+    let (wa, wb) = (a.map(|p| m.rotation * p), b.map(|p| m.rotation * p));
+    let d = triangle_distance_within(&wa, &wb, cut)?;
+    Some(TriDistance { distance: d.distance.max(f64::from_bits(1)), p: m.inverse * d.p, q: m.inverse * d.q })
 }
 
 /// Lower bounds on the distances between the two nodes of `slot` (one per lane) and `kept`,
@@ -364,6 +392,8 @@ struct Search<'a> {
     rel: Relative,
     /// The inverse of `rel`'s rotation: maps points of a's frame back into b's.
     back: Mat3,
+    /// a's rotation when it is not orthonormal: distances are measured after it.
+    metric: Option<Metric>,
     /// b's packed frame into a's: kept nodes of b, tested against a's children.
     b_in_a: FrameMap,
     /// a's packed frame into b's.
@@ -454,7 +484,7 @@ impl Search<'_> {
             let kept = self.kept_b(ib);
             let children = &self.sa[slot_of(c as usize).0];
             let (lb, key) = lower_bounds(children, &kept, self.b_in_a.margin);
-            let [d0, d1] = (lb * F2::splat(self.b_in_a.unit)).to_array();
+            let [d0, d1] = (lb * F2::splat(self.b_in_a.unit * self.b_in_a.shrink)).to_array();
             let [k0, k1] = (key * F2::splat(self.b_in_a.unit * self.b_in_a.unit)).to_array();
             [(d0, k0, c, ib), (d1, k1, c + 1, ib)]
         } else {
@@ -477,6 +507,9 @@ impl Search<'_> {
     /// sizes at worst). Also true when the root pair's bound already shows the best pair found
     /// close enough. False, and nothing changed, otherwise.
     fn far_apart(&mut self, stack: &mut Vec<Entry>) -> bool {
+        if self.metric.is_some() {
+            return false; // (its argument measures in a's frame)
+        }
         let diagonal = |slots: &[NodePair], unit: f64| {
             let h = |i: usize| slots[0].half[i].0[0] as f64;
             2.0 * unit * (h(0) * h(0) + h(1) * h(1) + h(2) * h(2)).sqrt()
@@ -544,7 +577,7 @@ impl Search<'_> {
         let (lb, key, lane, unit) = if self.b_in_a.fits {
             let kept = self.kept_b(ib);
             let (lb, key) = lower_bounds(&self.sa[slot_a], &kept, self.b_in_a.margin);
-            (lb, key, lane_a, self.b_in_a.unit)
+            (lb * F2::splat(self.b_in_a.shrink), key, lane_a, self.b_in_a.unit)
         } else if self.a_in_b.fits {
             let kept = self.kept_a(ia);
             let (lb, key) = lower_bounds(&self.sb[slot_b], &kept, self.a_in_b.margin);
@@ -574,7 +607,7 @@ impl Search<'_> {
         let cb = cb + self.rel.translation;
         let d = length(&((cb - ca) / self.base));
         let lb = d - (ra + rb) / self.base - self.tau;
-        (lb.max(0.0), d * d)
+        (lb.max(0.0) * self.metric.map_or(1.0, |m| m.shrink), d * d)
     }
 
     fn triangle_in_a(&self, ib: usize) -> Triangle {
@@ -593,7 +626,7 @@ impl Search<'_> {
         // Only a pair closer than the best so far matters (the margin covers the rounding of
         // the separating-plane test, relative to the coordinates).
         let cut = (self.best + self.tau) * self.base;
-        let Some(d) = triangle_distance_within(&self.a.triangles()[ta], &self.triangle_in_a(tb), cut) else {
+        let Some(d) = pair_distance(&self.a.triangles()[ta], &self.triangle_in_a(tb), self.metric.as_ref(), cut) else {
             return;
         };
         let distance = positive_as(d.distance, d.distance / self.base);
@@ -802,7 +835,8 @@ fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> Re
 /// the whole query, with no search to set up.
 fn single_pair(m1: &Model, p1: &Placement, m2: &Model, rel: &Relative, goal: Goal) -> DistanceResult {
     let b = m2.triangles()[0].map(|p| rel.apply(&p));
-    let d = triangle_distance_within(&m1.triangles()[0], &b, f64::INFINITY).expect("no cut");
+    let metric = Metric::of(&p1.rotation);
+    let d = pair_distance(&m1.triangles()[0], &b, metric.as_ref(), f64::INFINITY).expect("no cut");
     let within = goal.stop_at.is_none_or(|t| d.distance <= t / p1.scale);
     let mut result = DistanceResult {
         distance: positive_as(d.distance, d.distance * p1.scale),
@@ -812,7 +846,7 @@ fn single_pair(m1: &Model, p1: &Placement, m2: &Model, rel: &Relative, goal: Goa
     };
     if within {
         result.p1 = d.p;
-        let back = inverse_rotation(&rel.rotation).unwrap_or_else(|| rel.rotation.transpose());
+        let back = inverse_rotation(&rel.rotation, ROUNDING_DEVIATION).unwrap_or_else(|| rel.rotation.transpose());
         result.p2 = back * (d.q - rel.translation) / rel.scale;
         result.closest_pair = Some((0, 0));
     } else {
@@ -864,7 +898,7 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
     let turned = b_in_a.deviation < 0.5;
     b_in_a.fits = coords / fa.unit < FRAME_REACH && turned;
     // a's model frame in b's: x ↦ R⁻¹ (x − t) / s.
-    let inverse = inverse_rotation(&rel.rotation);
+    let inverse = inverse_rotation(&rel.rotation, ROUNDING_DEVIATION);
     let back = -(inverse.unwrap_or_default() * rel.translation) / rel.scale;
     let rows_back: [[f64; 3]; 3] = match inverse {
         Some(inverse) if b_in_a.deviation > 0.0 => std::array::from_fn(|i| std::array::from_fn(|j| inverse[(i, j)])),
@@ -875,8 +909,11 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
     // (The computed inverse adds a few rounding units of the coordinates.)
     a_in_b.margin = margin(a_in_b.unit) * F2::splat(if b_in_a.deviation > 0.0 { 2.0 } else { 1.0 });
     a_in_b.fits = coords / (fb.unit * rel.scale) < FRAME_REACH && turned && inverse.is_some();
-    // Distances in b's frame are at least σ_min(R) ≥ 1 − deviation of those in a's.
-    a_in_b.shrink = 1.0 - b_in_a.deviation;
+    // Distances in a's frame are at least σ_min(R) ≥ 1 − deviation of those in b's; the world's
+    // at least the metric's shrink of those in a's frame.
+    let metric = Metric::of(&p1.rotation);
+    b_in_a.shrink = metric.map_or(1.0, |m| m.shrink);
+    a_in_b.shrink = (1.0 - b_in_a.deviation) * b_in_a.shrink;
     let unplaced = Kept::default();
     let mut search = Search {
         a: m1,
@@ -885,6 +922,7 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
         sb: m2.collide_slots(),
         rel,
         back: inverse.unwrap_or_else(|| rel.rotation.transpose()),
+        metric,
         b_in_a,
         a_in_b,
         kept_a: (NONE, unplaced),
@@ -1539,22 +1577,22 @@ mod tests {
                 [Vec3::new(x - 5.0, 5.0, 5.0), Vec3::new(x - 4.0, 5.0, 5.0), Vec3::new(x - 5.0, 6.0, 5.0)],
             ]);
             let placed = Placement { rotation: stretched(e), ..Placement::IDENTITY };
-            // (With the stretched rotation on model 1, model 2 is placed in its frame by the
-            // transpose, as PQP does: the triangle then ends beyond the strip, and collide is
-            // the truth of that pose.)
-            for (a, pa, b, pb, crossing) in [
-                (&pierce, Placement::IDENTITY, &strip, placed, true),
-                (&pierce2, Placement::IDENTITY, &strip, placed, true),
-                (&strip, placed, &pierce2, Placement::IDENTITY, e < 0.0),
+            // (The strip as model 1 too: its rotation is inverted as given, not transposed.)
+            for (a, pa, b, pb) in [
+                (&pierce, Placement::IDENTITY, &strip, placed),
+                (&pierce2, Placement::IDENTITY, &strip, placed),
+                (&strip, placed, &pierce2, Placement::IDENTITY),
+                (&strip, placed, &pierce, Placement::IDENTITY),
             ] {
-                assert_eq!(meet(a, &pa, b, &pb), crossing, "e {e}");
+                let crossing = true;
+                assert!(meet(a, &pa, b, &pb), "e {e}: collide finds the crossing");
                 for qsize in [2, 3, 64] {
                     let d = distance_placed(a, &pa, b, &pb, &DistanceRequest { qsize, ..Default::default() }, None)
                         .unwrap();
                     assert_eq!(d.distance == 0.0, crossing, "e {e} qsize {qsize}: {}", d.distance);
                     if crossing {
-                        let q = Relative::between(&pa, &pb).apply(&d.p2);
-                        assert!((d.p1 - q).norm() <= 1e-9, "e {e}: the same point ({} vs {q})", d.p1);
+                        let (w1, w2) = (pa.apply(&d.p1), pb.apply(&d.p2));
+                        assert!((w1 - w2).norm() <= 1e-9, "e {e}: the same point ({w1} vs {w2})");
                     }
                     for t in [0.0, 1e-3] {
                         let r = tolerance_placed(a, &pa, b, &pb, t, qsize, None).unwrap();
@@ -1569,9 +1607,9 @@ mod tests {
         }
     }
 
-    /// A rotation within the largest rotation tolerance (1e-2): every model stretched and
-    /// sheared by it. Distance and tolerance against brute force over the triangles as the
-    /// queries place them (model 2 in model 1's frame by `Relative`, the rotation as given).
+    /// Rotations within the largest rotation tolerance (1e-2): models stretched and sheared by
+    /// them, model 1's too. Distance and tolerance against brute force over the triangles as
+    /// the placements put them in the world (rotations as given), in either order, and collide.
     #[test]
     fn distances_under_accepted_rotations_agree_with_brute_force() {
         let mut rng = Rng(0xacce_97ed_d157_0009);
@@ -1587,7 +1625,7 @@ mod tests {
                 }
             };
             let pa = Placement {
-                rotation: if case % 4 == 0 { deviated(&mut rng) } else { rng.rotation() },
+                rotation: if case % 2 == 0 { deviated(&mut rng) } else { rng.rotation() },
                 translation: rng.vec(-1.0, 1.0),
                 scale: 1.0,
             };
@@ -1596,32 +1634,32 @@ mod tests {
                 translation: pa.translation + rng.dir() * rng.range(1.0, 3.5),
                 scale: if case % 5 == 4 { rng.range(0.5, 2.0) } else { 1.0 },
             };
-            let rel = Relative::between(&pa, &pb);
-            let placed: Vec<Triangle> = tb.iter().map(|t| t.map(|p| rel.apply(&p))).collect();
-            let truth = ta
-                .iter()
-                .flat_map(|x| placed.iter().map(move |y| triangle_distance(x, y).distance))
-                .fold(f64::INFINITY, f64::min)
-                * pa.scale;
+            // The world as the placements put it, rotations as given.
+            let truth = brute_force(&ta, &pa, &tb, &pb);
             apart += usize::from(truth > 0.0);
             assert_eq!(truth == 0.0, meet(&ma, &pa, &mb, &pb), "case {case}: collide");
+            assert_eq!(truth == 0.0, meet(&mb, &pb, &ma, &pa), "case {case}: collide, swapped");
+            let tol = 1e-12 * 8.0;
             for qsize in [2, 3, 16] {
                 let r = distance_placed(&ma, &pa, &mb, &pb, &DistanceRequest { qsize, ..Default::default() }, None)
                     .unwrap();
-                assert!(
-                    (r.distance - truth).abs() <= 1e-12 * 8.0,
-                    "case {case} qsize {qsize}: {} vs {truth}",
-                    r.distance
-                );
+                assert!((r.distance - truth).abs() <= tol, "case {case} qsize {qsize}: {} vs {truth}", r.distance);
                 assert_eq!(r.distance == 0.0, truth == 0.0, "case {case}");
-                // p2 mapped back by the inverse: placed again, it is the point found.
-                let q = rel.apply(&r.p2);
-                assert!((q - r.p1).norm() <= r.distance + 1e-12, "case {case}: points");
+                let apart_w = (pa.apply(&r.p1) - pb.apply(&r.p2)).norm();
+                assert!((apart_w - r.distance).abs() <= tol, "case {case}: points {apart_w} vs {}", r.distance);
+                let swapped =
+                    distance_placed(&mb, &pb, &ma, &pa, &DistanceRequest { qsize, ..Default::default() }, None)
+                        .unwrap();
+                assert!(
+                    (swapped.distance - truth).abs() <= tol,
+                    "case {case}: swapped {} vs {truth}",
+                    swapped.distance
+                );
                 for t in [0.0, truth * 0.99, truth * 1.01] {
                     let r = tolerance_placed(&ma, &pa, &mb, &pb, t, qsize, None).unwrap();
                     assert_eq!(r.closer, truth <= t, "case {case} qsize {qsize} t {t} truth {truth}");
                     if !r.closer {
-                        assert!(r.distance <= truth + 1e-12, "case {case}: a lower bound {} > {truth}", r.distance);
+                        assert!(r.distance <= truth + tol, "case {case}: a lower bound {} > {truth}", r.distance);
                     }
                 }
             }

@@ -117,10 +117,36 @@ pub(crate) struct Relative {
     pub scale: f64,
 }
 
+/// Beyond this deviation from orthonormal (`‖RᵀR − I‖_F`) a placement's rotation is inverted
+/// as the matrix it is given as; within it, by its transpose, as RAPID and PQP do (an error of
+/// at most this fraction of the coordinates; rotations computed in `f64` deviate by about
+/// 1e-15). So a rotation accepted within the rotation tolerance is used as given: every query
+/// places the models where their placements put them in the world, in either model's frame.
+pub(crate) const TRANSPOSE_INVERTS: f64 = 1e-12;
+
+/// `‖MᵀM − I‖_F`: how far `m` is from orthonormal.
+#[inline]
+pub(crate) fn gram_deviation(m: &Mat3) -> f64 {
+    (m.transpose() * m - Mat3::identity()).norm()
+}
+
+/// The inverse of a near-rotation `m`: its transpose when `m` is orthonormal within
+/// `transpose_within` (see [`TRANSPOSE_INVERTS`]), else the inverse refined by one Newton step
+/// (to a few rounding units); `None` for a singular matrix (which no placement check accepts).
+#[inline]
+pub(crate) fn inverse_rotation(m: &Mat3, transpose_within: f64) -> Option<Mat3> {
+    if gram_deviation(m) <= transpose_within {
+        return Some(m.transpose());
+    }
+    let x = m.try_inverse()?;
+    Some(x + x * (Mat3::identity() - m * x))
+}
+
 impl Relative {
-    /// From the world placements of `a` and `b`.
+    /// From the world placements of `a` and `b` (`a`'s rotation inverted as
+    /// [`TRANSPOSE_INVERTS`] says).
     pub fn between(a: &Placement, b: &Placement) -> Relative {
-        let at = a.rotation.transpose();
+        let at = inverse_rotation(&a.rotation, TRANSPOSE_INVERTS).unwrap_or_else(|| a.rotation.transpose());
         Relative {
             rotation: at * b.rotation,
             translation: at * (b.translation - a.translation) / a.scale,

@@ -242,8 +242,7 @@ impl Target for Obj {
         COUNT.add(1);
         let v_lines = lines.iter().filter(|l| words(l).next() == Some("v")).count();
         assert_eq!(mesh.vertices.len(), v_lines, "one vertex per v line");
-        let fan: usize =
-            lines.iter().filter(|l| words(l).next() == Some("f")).map(|l| words(l).count() - 1 - 2).sum();
+        let fan: usize = lines.iter().filter(|l| words(l).next() == Some("f")).map(|l| words(l).count() - 1 - 2).sum();
         assert_eq!(mesh.faces.len(), fan, "a fan of k - 2 triangles per face");
         assert!(mesh.faces.iter().flatten().all(|&i| (i as usize) < mesh.vertices.len()), "face index out of range");
         if let Some((verts, faces)) = &input.expect {
