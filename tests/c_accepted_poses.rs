@@ -58,10 +58,27 @@ fn pose(rotation: [f64; 9]) -> RpqPose {
 const IDENTITY: [f64; 9] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
 
 /// Every native query on the pierced strip at `rotation`: collide, distance and tolerance
-/// agree that the models meet, single and batched.
+/// agree that the models meet, single and batched, whichever model comes first.
 fn native_queries_agree(rotation: [f64; 9], x: f64, what: &str) {
-    let (a, b) = (native(&pierce(x)), native(&strip()));
-    let (pa, pb) = (pose(IDENTITY), pose(rotation));
+    let (tri, bar) = (native(&pierce(x)), native(&strip()));
+    let (identity, placed) = (pose(IDENTITY), pose(rotation));
+    for (a, pa, b, pb, order) in
+        [(tri, identity, bar, placed, "strip second"), (bar, placed, tri, identity, "strip first")]
+    {
+        let what = &format!("{what}, {order}");
+        // SAFETY: live models and results, readable poses, writable outputs of the stated sizes.
+        unsafe { native_order_agrees(a, pa, b, pb, what) };
+    }
+    // SAFETY: live models, freed once.
+    unsafe {
+        rpq_model_free(tri);
+        rpq_model_free(bar);
+    }
+}
+
+/// # Safety
+/// Live models.
+unsafe fn native_order_agrees(a: *mut RpqModel, pa: RpqPose, b: *mut RpqModel, pb: RpqPose, what: &str) {
     // SAFETY: live models and results, readable poses, writable outputs of the stated sizes.
     unsafe {
         let result = rpq_collide_result_new();
@@ -132,32 +149,38 @@ fn native_queries_agree(rotation: [f64; 9], x: f64, what: &str) {
             assert_eq!(status, RPQ_OK);
             assert_eq!(closer, [1; 3], "{what}: tolerance batch");
         }
-        rpq_model_free(a);
-        rpq_model_free(b);
     }
 }
 
 /// The legacy PQP calls on the same scene (their own rotation bound, 1e-3).
-fn legacy_queries_agree(e: f64, x: f64) {
-    let (a, b) = (legacy(&pierce(x)), legacy(&strip()));
+fn legacy_queries_agree(e: f64, x: f64, strip_first: bool) {
+    let (mut a, mut b) = (legacy(&pierce(x)), legacy(&strip()));
     let mut r1 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
     let mut r2 = r1.map(|row| row.map(|v| v * (1.0 + e)));
+    if strip_first {
+        std::mem::swap(&mut a, &mut b);
+        std::mem::swap(&mut r1, &mut r2);
+    }
     let (mut t1, mut t2) = ([0.0; 3], [0.0; 3]);
     // SAFETY: live models, 3×3 rotations and 3 translations, zero-filled results.
     unsafe {
         let mut c = std::mem::zeroed::<PQP_CollideResult>();
         let status = PQP_Collide(&mut c, r1.as_mut_ptr(), t1.as_mut_ptr(), a, r2.as_mut_ptr(), t2.as_mut_ptr(), b, 1);
         assert_eq!(status, PQP_OK);
-        assert!(c.num_pairs > 0, "e {e}: PQP_Collide finds the crossing");
+        assert!(c.num_pairs > 0, "e {e} strip first {strip_first}: PQP_Collide finds the crossing");
         PQP_CollideResult_FreePairsList(&mut c);
         for qsize in [2, 3, 64] {
             let mut d = std::mem::zeroed::<PQP_DistanceResult>();
             let (r1p, t1p, r2p, t2p) = (r1.as_mut_ptr(), t1.as_mut_ptr(), r2.as_mut_ptr(), t2.as_mut_ptr());
             assert_eq!(PQP_Distance(&mut d, r1p, t1p, a, r2p, t2p, b, 0.0, 0.0, qsize), PQP_OK);
-            assert_eq!(d.distance, 0.0, "e {e} qsize {qsize}: PQP_Distance");
+            assert_eq!(d.distance, 0.0, "e {e} strip first {strip_first} qsize {qsize}: PQP_Distance");
             let mut t = std::mem::zeroed::<PQP_ToleranceResult>();
             assert_eq!(PQP_Tolerance(&mut t, r1p, t1p, a, r2p, t2p, b, 0.0, qsize), PQP_OK);
-            assert_eq!(t.closer_than_tolerance, 1, "e {e} qsize {qsize}: PQP_Tolerance, lower bound {}", t.distance);
+            assert_eq!(
+                t.closer_than_tolerance, 1,
+                "e {e} strip first {strip_first} qsize {qsize}: PQP_Tolerance, lower bound {}",
+                t.distance
+            );
         }
         PQP_Model_delete(a);
         PQP_Model_delete(b);
@@ -174,9 +197,11 @@ fn accepted_rotations_give_one_answer_in_every_api() {
     for e in [4.9e-6, 2e-6] {
         let r = IDENTITY.map(|v| v * (1.0 + e));
         native_queries_agree(r, inside_end(e), &format!("native e {e}"));
-        legacy_queries_agree(e, inside_end(e));
+        legacy_queries_agree(e, inside_end(e), false);
+        legacy_queries_agree(e, inside_end(e), true);
     }
-    legacy_queries_agree(9e-4, inside_end(9e-4));
+    legacy_queries_agree(9e-4, inside_end(9e-4), false);
+    legacy_queries_agree(9e-4, inside_end(9e-4), true);
     // The largest rotation tolerance the library allows (process-wide: set back at the end).
     assert_eq!(rpq_set_rotation_tolerance(RPQ_MAX_ROTATION_TOLERANCE), RPQ_OK);
     for e in [4.9e-3, 9e-3] {

@@ -35,18 +35,21 @@ def stretched(e: float) -> np.ndarray:
 
 
 def agree(e: float) -> None:
-    a, b = pierce(LENGTH * (1.0 + e) - 0.1 * LENGTH * abs(e)), strip()
+    tri, bar = pierce(LENGTH * (1.0 + e) - 0.1 * LENGTH * abs(e)), strip()
     pose = stretched(e)
-    assert len(rp.collide(a, None, b, pose).pairs) > 0, "collide finds the crossing"
-    for qsize in (2, 3, 64):
-        assert rp.distance(a, None, b, pose, qsize=qsize).distance == 0.0
-        for tolerance in (0.0, 1e-3):
-            r = rp.tolerance(a, None, b, pose, tolerance, qsize=qsize)
-            assert r.closer, f"e {e} qsize {qsize} tolerance {tolerance}: lower bound {r.distance}"
     poses = np.stack([pose] * 3)
-    assert rp.collide_batch(a, None, b, poses).colliding.all()
-    np.testing.assert_array_equal(rp.distance_batch(a, None, b, poses).distance, [0.0] * 3)
-    assert rp.tolerance_batch(a, None, b, poses, 0.0).closer.all()
+    # Whichever model comes first (the strip's rotation is inverted as given, not transposed).
+    for a, pa, b, pb, pa_n, pb_n in [(tri, None, bar, pose, None, poses), (bar, pose, tri, None, poses, None)]:
+        assert len(rp.collide(a, pa, b, pb).pairs) > 0, "collide finds the crossing"
+        for qsize in (2, 3, 64):
+            r = rp.distance(a, pa, b, pb, qsize=qsize)
+            assert r.distance == 0.0
+            for tolerance in (0.0, 1e-3):
+                t = rp.tolerance(a, pa, b, pb, tolerance, qsize=qsize)
+                assert t.closer, f"e {e} qsize {qsize} tolerance {tolerance}: lower bound {t.distance}"
+        assert rp.collide_batch(a, pa_n, b, pb_n).colliding.all()
+        np.testing.assert_array_equal(rp.distance_batch(a, pa_n, b, pb_n).distance, [0.0] * 3)
+        assert rp.tolerance_batch(a, pa_n, b, pb_n, 0.0).closer.all()
 
 
 def test_accepted_rotations_give_one_answer() -> None:
