@@ -22,7 +22,7 @@ use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::{QueryError, RangeError, Relative, TRANSPOSE_INVERTS, check_placements, gram_deviation, inverse_rotation};
+use super::{QueryError, RangeError, Relative, check_placements, gram_deviation, inverse_rotation, refined_inverse};
 use crate::bv::obb::{NodePair, PackedFrame};
 use crate::geometry::tri_distance::{TriDistance, triangle_distance_within};
 use crate::geometry::tri_intersect::triangles_intersect;
@@ -147,10 +147,21 @@ impl FrameMap {
     /// The map from packed frame `from` to packed frame `to`, given that model coordinates
     /// of `from` go to model coordinates of `to` by `x ↦ scale · rot · x + trans`.
     pub fn between(from: &PackedFrame, to: &PackedFrame, rot: &[[f64; 3]; 3], scale: f64, trans: &Vec3) -> FrameMap {
+        FrameMap::turned(from, to, rot, orthonormal_part(rot), scale, trans)
+    }
+
+    /// [`FrameMap::between`] with `rot`'s orthonormal part and deviation given.
+    fn turned(
+        from: &PackedFrame,
+        to: &PackedFrame,
+        rot: &[[f64; 3]; 3],
+        (turn, deviation): ([[f64; 3]; 3], f64),
+        scale: f64,
+        trans: &Vec3,
+    ) -> FrameMap {
         let o = &from.origin;
         let ro = rot.map(|row| row[0] * o.x + row[1] * o.y + row[2] * o.z);
         let t = std::array::from_fn(|k| (scale * ro[k] + trans[k] - to.origin[k]) / to.unit);
-        let (turn, deviation) = orthonormal_part(rot);
         FrameMap {
             rot: *rot,
             turn,
@@ -172,7 +183,7 @@ impl FrameMap {
             std::array::from_fn(|k| r[k][0] * f(0, j) + r[k][1] * f(1, j) + r[k][2] * f(2, j))
         };
         let c = rotate(&self.rot, 3);
-        let axes = [0, 1, 2].map(|j| rotate(&self.turn, j));
+        let axes = [rotate(&self.turn, 0), rotate(&self.turn, 1), rotate(&self.turn, 2)];
         let center: [f64; 3] = std::array::from_fn(|k| self.scale * c[k] + self.trans[k]);
         let rect = |i: usize| slot.rect[i].0[lane] as f64 * self.scale;
         let rc: [f64; 3] = std::array::from_fn(|k| center[k] + rect(0) * axes[1][k] + rect(1) * axes[2][k]);
@@ -181,12 +192,14 @@ impl FrameMap {
         // which describes the same box and rectangle. (Gaps along them are then exact
         // projections, however far the other node is.)
         let len = axes.map(|a| (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt());
-        let half: [f64; 3] = std::array::from_fn(|i| slot.half[i].0[lane] as f64 * self.scale / len[i]);
-        // A vertex is within |w| ≤ Σ halves (1 + 1e-6) of the centre (the stored axes are
-        // orthonormal to about 1e-7); `rot` places it within `deviation · |w|` of where `turn`
-        // does. (0 when `turn` is `rot`: the halves are unchanged.)
-        let grow = self.deviation * (1.0 + 1e-6) * (half[0] + half[1] + half[2]);
-        let half = half.map(|h| h + grow);
+        let mut half: [f64; 3] = std::array::from_fn(|i| slot.half[i].0[lane] as f64 * self.scale / len[i]);
+        if self.deviation > 0.0 {
+            // A vertex is within |w| ≤ Σ halves (1 + 1e-6) of the centre (the stored axes are
+            // orthonormal to about 1e-7); `rot` places it within `deviation · |w|` of where
+            // `turn` does.
+            let grow = self.deviation * (1.0 + 1e-6) * (half[0] + half[1] + half[2]);
+            half = [half[0] + grow, half[1] + grow, half[2] + grow];
+        }
         Kept {
             axes: std::array::from_fn(|j| axes[j].map(|v| v / len[j])),
             center,
@@ -235,7 +248,7 @@ fn orthonormal_part(rot: &[[f64; 3]; 3]) -> ([[f64; 3]; 3], f64) {
 }
 
 /// How distances in model a's frame become world distances when a's rotation `R` is not
-/// orthonormal (beyond [`TRANSPOSE_INVERTS`]; it is used as given): the world distance of two
+/// orthonormal (beyond [`super::TRANSPOSE_INVERTS`]; it is used as given): the world distance of two
 /// points of a's frame is `scale · |R (x − y)|`, so triangle pairs are measured after `R`, and
 /// every bound, a distance in a's frame, is multiplied by `shrink ≤ σ_min(R)`.
 #[derive(Clone, Copy)]
@@ -246,15 +259,15 @@ struct Metric {
 }
 
 impl Metric {
-    /// `None` for a rotation orthonormal within [`TRANSPOSE_INVERTS`] (a's frame measures as
-    /// the world does).
-    fn of(rotation: &Mat3) -> Option<Metric> {
-        if gram_deviation(rotation) <= TRANSPOSE_INVERTS {
+    /// `None` unless `deviates` ([`Relative::between_telling`]: the rotation is not
+    /// orthonormal within [`super::TRANSPOSE_INVERTS`]; else a's frame measures as the world does).
+    fn of(rotation: &Mat3, deviates: bool) -> Option<Metric> {
+        if !deviates {
             return None;
         }
         let rows: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rotation[(i, j)]));
         let (_, deviation) = orthonormal_part(&rows);
-        let inverse = inverse_rotation(rotation, 0.0)?;
+        let inverse = refined_inverse(rotation)?;
         Some(Metric { rotation: *rotation, inverse, shrink: (1.0 - deviation).max(0.0) })
     }
 }
@@ -818,10 +831,10 @@ struct Goal {
 }
 
 fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> Result<DistanceResult, RangeError> {
-    let rel = Relative::between(p1, p2);
+    let (rel, deviates) = Relative::between_telling(p1, p2);
     rel.check_range(m1, m2)?;
     if m1.num_triangles() == 1 && m2.num_triangles() == 1 {
-        return Ok(single_pair(m1, p1, m2, &rel, goal));
+        return Ok(single_pair(m1, p1, m2, &rel, Metric::of(&p1.rotation, deviates), goal));
     }
     let mut search = prepare(m1, p1, m2, p2, goal);
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
@@ -833,9 +846,15 @@ fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> Re
 
 /// Models of one triangle each (the roots are a leaf pair): the exact triangle distance is
 /// the whole query, with no search to set up.
-fn single_pair(m1: &Model, p1: &Placement, m2: &Model, rel: &Relative, goal: Goal) -> DistanceResult {
+fn single_pair(
+    m1: &Model,
+    p1: &Placement,
+    m2: &Model,
+    rel: &Relative,
+    metric: Option<Metric>,
+    goal: Goal,
+) -> DistanceResult {
     let b = m2.triangles()[0].map(|p| rel.apply(&p));
-    let metric = Metric::of(&p1.rotation);
     let d = pair_distance(&m1.triangles()[0], &b, metric.as_ref(), f64::INFINITY).expect("no cut");
     let within = goal.stop_at.is_none_or(|t| d.distance <= t / p1.scale);
     let mut result = DistanceResult {
@@ -868,7 +887,7 @@ fn positive_as(distance: f64, value: f64) -> f64 {
 /// The search of `goal` on the two placed models, seeded from the warm start.
 #[inline(always)]
 fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goal: Goal) -> Search<'a> {
-    let rel = Relative::between(p1, p2);
+    let (rel, deviates) = Relative::between_telling(p1, p2);
     // Errors and tolerances are in world units; the search runs in model 1's frame.
     let to_local = 1.0 / p1.scale;
     let (fa, fb) = (m1.packed_frame(), m2.packed_frame());
@@ -898,20 +917,26 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
     let turned = b_in_a.deviation < 0.5;
     b_in_a.fits = coords / fa.unit < FRAME_REACH && turned;
     // a's model frame in b's: x ↦ R⁻¹ (x − t) / s.
-    let inverse = inverse_rotation(&rel.rotation, ROUNDING_DEVIATION);
+    // (`deviation` is 0 exactly when the rotation is orthonormal within ROUNDING_DEVIATION.)
+    let inverse = if b_in_a.deviation == 0.0 { Some(rel.rotation.transpose()) } else { refined_inverse(&rel.rotation) };
     let back = -(inverse.unwrap_or_default() * rel.translation) / rel.scale;
     let rows_back: [[f64; 3]; 3] = match inverse {
         Some(inverse) if b_in_a.deviation > 0.0 => std::array::from_fn(|i| std::array::from_fn(|j| inverse[(i, j)])),
         _ => cols,
     };
-    let mut a_in_b = FrameMap::between(fa, fb, &rows_back, 1.0 / rel.scale, &back);
+    let mut a_in_b = if b_in_a.deviation == 0.0 {
+        // (Mᵀ is as orthonormal as M.)
+        FrameMap::turned(fa, fb, &rows_back, (rows_back, 0.0), 1.0 / rel.scale, &back)
+    } else {
+        FrameMap::between(fa, fb, &rows_back, 1.0 / rel.scale, &back)
+    };
     a_in_b.unit = ratio(fb.unit, rel.scale);
     // (The computed inverse adds a few rounding units of the coordinates.)
     a_in_b.margin = margin(a_in_b.unit) * F2::splat(if b_in_a.deviation > 0.0 { 2.0 } else { 1.0 });
     a_in_b.fits = coords / (fb.unit * rel.scale) < FRAME_REACH && turned && inverse.is_some();
     // Distances in a's frame are at least σ_min(R) ≥ 1 − deviation of those in b's; the world's
     // at least the metric's shrink of those in a's frame.
-    let metric = Metric::of(&p1.rotation);
+    let metric = Metric::of(&p1.rotation, deviates);
     b_in_a.shrink = metric.map_or(1.0, |m| m.shrink);
     a_in_b.shrink = (1.0 - b_in_a.deviation) * b_in_a.shrink;
     let unplaced = Kept::default();

@@ -124,10 +124,14 @@ pub(crate) struct Relative {
 /// places the models where their placements put them in the world, in either model's frame.
 pub(crate) const TRANSPOSE_INVERTS: f64 = 1e-12;
 
-/// `‖MᵀM − I‖_F`: how far `m` is from orthonormal.
+/// `‖MᵀM − I‖_F`: how far `m` is from orthonormal. (Written out: nalgebra's matrix norm costs
+/// several hundred instructions, and every query asks this.)
 #[inline]
 pub(crate) fn gram_deviation(m: &Mat3) -> f64 {
-    (m.transpose() * m - Mat3::identity()).norm()
+    let dot = |i: usize, j: usize| m[(0, i)] * m[(0, j)] + m[(1, i)] * m[(1, j)] + m[(2, i)] * m[(2, j)];
+    let (d0, d1, d2) = (dot(0, 0) - 1.0, dot(1, 1) - 1.0, dot(2, 2) - 1.0);
+    let (o01, o02, o12) = (dot(0, 1), dot(0, 2), dot(1, 2));
+    (d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * (o01 * o01 + o02 * o02 + o12 * o12)).sqrt()
 }
 
 /// The inverse of a near-rotation `m`: its transpose when `m` is orthonormal within
@@ -138,6 +142,13 @@ pub(crate) fn inverse_rotation(m: &Mat3, transpose_within: f64) -> Option<Mat3> 
     if gram_deviation(m) <= transpose_within {
         return Some(m.transpose());
     }
+    refined_inverse(m)
+}
+
+/// `m⁻¹`, refined by one Newton step (to a few rounding units for a near-rotation); `None` for
+/// a singular matrix.
+#[inline]
+pub(crate) fn refined_inverse(m: &Mat3) -> Option<Mat3> {
     let x = m.try_inverse()?;
     Some(x + x * (Mat3::identity() - m * x))
 }
@@ -146,12 +157,21 @@ impl Relative {
     /// From the world placements of `a` and `b` (`a`'s rotation inverted as
     /// [`TRANSPOSE_INVERTS`] says).
     pub fn between(a: &Placement, b: &Placement) -> Relative {
-        let at = inverse_rotation(&a.rotation, TRANSPOSE_INVERTS).unwrap_or_else(|| a.rotation.transpose());
-        Relative {
+        Relative::between_telling(a, b).0
+    }
+
+    /// [`Relative::between`], and whether `a`'s rotation is beyond [`TRANSPOSE_INVERTS`] from
+    /// orthonormal (so that a query measuring distances knows, without asking again).
+    pub fn between_telling(a: &Placement, b: &Placement) -> (Relative, bool) {
+        let deviates = gram_deviation(&a.rotation) > TRANSPOSE_INVERTS;
+        let inverse = if deviates { refined_inverse(&a.rotation) } else { None };
+        let at = inverse.unwrap_or_else(|| a.rotation.transpose());
+        let rel = Relative {
             rotation: at * b.rotation,
             translation: at * (b.translation - a.translation) / a.scale,
             scale: b.scale / a.scale,
-        }
+        };
+        (rel, deviates)
     }
 
     /// `Ok` when `a`'s coordinates and `b`'s placed in `a`'s frame by `self` stay within
