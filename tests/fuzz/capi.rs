@@ -882,7 +882,7 @@ fn maybe_out_of_range(a: &Mesh, pa: &Placement, b: &Mesh, pb: &Placement) -> boo
 /// `b` placed in `a`'s frame: the check of `query::Relative::check_range`, with a margin.
 fn one_way_out_of_range(a: &Mesh, pa: &Placement, b: &Mesh, pb: &Placement) -> bool {
     let mag = |m: &Mesh| m.tris.iter().flatten().map(|v| v.amax()).fold(0.0, f64::max);
-    let at = pa.rotation.transpose();
+    let at = pa.rotation_inverse();
     let rot = at * pb.rotation;
     let trans = at * (pb.translation - pa.translation) / pa.scale;
     let scale = pb.scale / pa.scale;
