@@ -108,7 +108,10 @@ int main(int argc, char **argv) {
     expect_error(dir, "nan.ply", RPQ_ERR_NON_FINITE, "line ");
     expect_error(dir, "empty.obj", RPQ_ERR_EMPTY_MODEL, "no triangles");
     expect_error(dir, "unknown.dat", RPQ_ERR_BAD_FORMAT, "unknown mesh format");
-    expect_error(dir, ".", RPQ_ERR_IO, "cannot read");
+    expect_error(dir, ".", RPQ_ERR_IO, "not a regular file");
+    /* Devices are refused at once, not read without bound (issue 25 item 5). */
+    expect_error("/dev", "zero", RPQ_ERR_IO, "not a regular file");
+    expect_error("/dev", "urandom", RPQ_ERR_IO, "not a regular file");
     ENSURE(strstr(rpq_status_message(RPQ_ERR_FILE_NOT_FOUND), "does not exist") != NULL);
     ENSURE(strstr(rpq_status_message(RPQ_ERR_IO), "could not be read") != NULL);
     ENSURE(strstr(rpq_status_message(RPQ_ERR_BAD_FORMAT), "malformed") != NULL);

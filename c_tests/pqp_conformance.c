@@ -947,7 +947,7 @@ static void check_distance_tolerance(void) {
     ENSURE_NEAR(d.p1[1], d.p2[1], 1e-15);
     ENSURE(d.p2[1] >= 0.1 - 1e-15 && d.p2[1] <= 0.5 + 1e-15);
     ENSURE(d.rel_err == 0.0 && d.abs_err == 0.0);
-    ENSURE_EQ_INT(d.qsize, 12345); /* qsize <= 2: left alone */
+    ENSURE_EQ_INT(d.qsize, 2); /* recorded as asked (PQP left it alone for qsize <= 2: README) */
     ENSURE_NEAR(d.T[2], 2.0, 0);
 
     /* qsize < 2 works as 2 (the warm start is settled by now, so the work counts repeat). */
@@ -956,6 +956,8 @@ static void check_distance_tolerance(void) {
         memcpy(&d2, &d, sizeof d);
         d2.distance = -1;
         ENSURE_EQ_INT(PQP_Distance(&d2, I3, Z3, a, I3, up, b, 0.0, 0.0, qs[k]), PQP_OK);
+        ENSURE_EQ_INT(d2.qsize, qs[k]);
+        d2.qsize = d.qsize;
         ENSURE(distance_results_equal(&d, &d2));
     }
     /* qsize > 2: the queue search, same distance, the field set. */
@@ -1004,13 +1006,14 @@ static void check_distance_tolerance(void) {
     ENSURE_EQ_INT(PQP_Tolerance(&t, I3, Z3, a, I3, up, b, 1.5, 2), PQP_OK);
     ENSURE_EQ_INT(t.closer_than_tolerance, 1);
     ENSURE(t.tolerance == 1.5 && t.distance <= 1.5 && t.distance >= 1.5 - 1e-15);
-    ENSURE_EQ_INT(t.qsize, 12345);
+    ENSURE_EQ_INT(t.qsize, 2);
     ENSURE_EQ_INT(PQP_Tolerance(&t, I3, Z3, a, I3, up, b, 1.25, 2), PQP_OK);
     ENSURE_EQ_INT(t.closer_than_tolerance, 0);
     ENSURE(t.tolerance == 1.25 && t.distance <= 1.5 + 1e-15); /* a lower bound */
     for (k = 0; k < 3; k++) {
+        /* qsize is recorded as asked, also when <= 2 (PQP left it as it was: README). */
         ENSURE_EQ_INT(PQP_Tolerance(&t, I3, Z3, a, I3, up, b, 2.0, qs[k]), PQP_OK);
-        ENSURE(t.closer_than_tolerance == 1 && t.qsize == 12345 && t.distance <= 2.0 && t.distance >= 1.5 - 1e-15);
+        ENSURE(t.closer_than_tolerance == 1 && t.qsize == qs[k] && t.distance <= 2.0 && t.distance >= 1.5 - 1e-15);
     }
     ENSURE_EQ_INT(PQP_Tolerance(&t, I3, Z3, a, I3, up, b, 2.0, 7), PQP_OK);
     ENSURE(t.closer_than_tolerance == 1 && t.qsize == 7);

@@ -821,7 +821,8 @@ typedef struct RpqObjectContact {
 #define RPQ_ERR_FILE_NOT_FOUND 12
 
 /**
- * A mesh file could not be read: permissions, a directory, an I/O error (`rpq_mesh_load`).
+ * A mesh file could not be read: permissions, an I/O error, or not a regular file (a
+ * directory, a device such as `/dev/zero`: refused before any read) (`rpq_mesh_load`).
  */
 #define RPQ_ERR_IO 13
 

@@ -80,6 +80,13 @@
 #define VC_ERR_INVALID_INDEX -9
 
 /**
+ * rapidpqp only: a finite vertex coordinate (`vcAddTri`) or translation (`vcUpdateTrans`)
+ * beyond 2^900 (about 8.5e270), the range in which every placed coordinate stays within the
+ * collide query's; nothing changed (the open object keeps its other triangles).
+ */
+#define VC_ERR_OUT_OF_RANGE -10
+
+/**
  * A colliding pair of objects (`vcReport`: `id1 < id2`), or an intersecting pair of
  * triangles (`vcReportTriPairs`: triangle ids, `id1` in the lower-id object).
  */
@@ -122,8 +129,9 @@ int vcNewObject(void *vc_handle, int *id);
 /**
  * Adds a triangle (the three corners are copied) to the open object; its triangle id, which
  * only all-contacts reports show, is its index in the object (0, 1, 2, …). Returns `VC_OK`;
- * `VC_ERR_CALL_OUT_OF_SEQUENCE` if no object is open; `VC_ERR_NULL_POINTER` or
- * `VC_ERR_NON_FINITE` (nothing stored).
+ * `VC_ERR_CALL_OUT_OF_SEQUENCE` if no object is open; `VC_ERR_NULL_POINTER`,
+ * `VC_ERR_NON_FINITE` (a NaN or infinite coordinate) or `VC_ERR_OUT_OF_RANGE` (a coordinate
+ * beyond 2^900): nothing stored, the triangles added before are kept.
  *
  * # Safety
  * `vc_handle` is NULL or a pointer returned by `vcOpen`; `v1`, `v2`, `v3` are NULL or each
@@ -160,7 +168,8 @@ int vcEndObject(void *vc_handle);
  * translation = column 3 (`t[0][3], t[1][3], t[2][3]`); a model point p goes to `R·p + T`.
  * Row 3 is not read. The broad phase is updated at once. Returns `VC_OK`;
  * `VC_ERR_CALL_OUT_OF_SEQUENCE` while an object is open; `VC_ERR_INVALID_ID`;
- * `VC_ERR_NULL_POINTER`; `VC_ERR_NON_FINITE`; `VC_ERR_NOT_RIGID` (the pose is kept).
+ * `VC_ERR_NULL_POINTER`; `VC_ERR_NON_FINITE` (an entry of rows 0–2 NaN or infinite);
+ * `VC_ERR_OUT_OF_RANGE` (a translation beyond 2^900); `VC_ERR_NOT_RIGID` (the pose is kept).
  *
  * # Safety
  * `vc_handle` is NULL or a pointer returned by `vcOpen`; `t` is NULL or points to 4 rows

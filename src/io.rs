@@ -96,11 +96,13 @@ impl Format {
     /// bytes a facet), ASCII STL's leading `solid`, or OBJ text whose first statement is an
     /// OBJ one; `None` otherwise.
     pub fn detect(bytes: &[u8]) -> Option<Format> {
-        if ply::has_magic(bytes) {
+        // (A binary STL's 80-byte header is anything: it is told by its size, BOM or not.)
+        let text = strip_bom(bytes);
+        if ply::has_magic(text) {
             Some(Format::Ply)
-        } else if stl::is_binary(bytes) || stl::looks_ascii(bytes) {
+        } else if stl::is_binary(bytes) || stl::looks_ascii(text) {
             Some(Format::Stl)
-        } else if obj::looks_like(bytes) {
+        } else if obj::looks_like(text) {
             Some(Format::Obj)
         } else {
             None
@@ -122,7 +124,8 @@ impl Format {
 pub enum LoadErrorKind {
     /// The file does not exist.
     NotFound,
-    /// The file could not be read (permissions, a directory, an I/O error).
+    /// The file could not be read (permissions, an I/O error), or is not a regular file (a
+    /// directory, a device such as `/dev/zero`, a FIFO, a socket): refused before any read.
     Io,
     /// Neither the extension nor the content shows OBJ, STL or PLY.
     UnknownFormat,
@@ -182,15 +185,78 @@ pub(crate) fn check_vertex_count(count: usize, at: impl FnOnce() -> String) -> R
     Ok(())
 }
 
-/// Reads a mesh file: the format by the extension (`.obj`, `.stl`, `.ply`, any case), else by
-/// the content ([`Format::detect`]). The mesh has at least one triangle, every vertex finite,
-/// every index in range.
-pub fn load(path: impl AsRef<Path>) -> Result<Mesh, LoadError> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| {
+/// The bytes of a regular file. Anything else (a directory, a device such as `/dev/zero` or
+/// `/dev/urandom`, a FIFO, a socket) is refused before it is opened for reading, so that
+/// nothing is read without bound; at most the size the file had when opened is read, so memory
+/// stays bounded by the file's real size.
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
+    use std::io::Read;
+    let fail = |e: std::io::Error| {
         let kind = if e.kind() == std::io::ErrorKind::NotFound { LoadErrorKind::NotFound } else { LoadErrorKind::Io };
         LoadError::new(kind, format!("cannot read the file: {e}")).in_file(path)
+    };
+    let not_regular = |m: &std::fs::Metadata| {
+        let what = if m.is_dir() { "a directory" } else { "a device, FIFO or socket" };
+        LoadError::new(LoadErrorKind::Io, format!("not a regular file ({what}): only mesh files are read"))
+            .in_file(path)
+    };
+    // (Checked before opening too: opening a FIFO for reading waits for a writer.)
+    let before = std::fs::metadata(path).map_err(fail)?;
+    if !before.is_file() {
+        return Err(not_regular(&before));
+    }
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let meta = file.metadata().map_err(fail)?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    let size = meta.len();
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(usize::try_from(size).unwrap_or(usize::MAX)).map_err(|_| {
+        LoadError::new(LoadErrorKind::Io, format!("cannot read the file: {size} bytes do not fit in memory"))
+            .in_file(path)
     })?;
+    file.take(size).read_to_end(&mut bytes).map_err(fail)?;
+    Ok(bytes)
+}
+
+/// The text without a leading UTF-8 byte-order mark (as Windows tools write).
+pub(crate) fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+/// The line of text starting at `pos` (without its line break) and where the next one starts:
+/// a line ends at LF, CRLF or a bare CR. `None` at the end of the text (so a final line break
+/// does not start an empty line, as `str::lines`).
+pub(crate) fn line_at(bytes: &[u8], pos: usize) -> Option<(&[u8], usize)> {
+    let rest = bytes.get(pos..).filter(|r| !r.is_empty())?;
+    Some(match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+        Some(k) => {
+            let crlf = rest[k] == b'\r' && rest.get(k + 1) == Some(&b'\n');
+            (&rest[..k], pos + k + 1 + usize::from(crlf))
+        }
+        None => (rest, bytes.len()),
+    })
+}
+
+/// The lines of a text ([`line_at`]'s rule: LF, CRLF and bare CR end a line).
+pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        let (line, next) = line_at(bytes, pos)?;
+        pos = next;
+        Some(line)
+    })
+}
+
+/// Reads a mesh file: the format by the extension (`.obj`, `.stl`, `.ply`, any case), else by
+/// the content ([`Format::detect`]). The mesh has at least one triangle, every vertex finite,
+/// every index in range. Text may start with a UTF-8 byte-order mark and end its lines with
+/// LF, CRLF or a bare CR. Only regular files are read: a directory or a device (`/dev/zero`)
+/// is refused at once ([`LoadErrorKind::Io`]).
+pub fn load(path: impl AsRef<Path>) -> Result<Mesh, LoadError> {
+    let path = path.as_ref();
+    let bytes = read_file(path)?;
     let format = match Format::from_extension(path) {
         Some(format) => format,
         None => Format::detect(&bytes).ok_or_else(|| {
@@ -209,9 +275,9 @@ pub fn load(path: impl AsRef<Path>) -> Result<Mesh, LoadError> {
 /// does not parse and looks like another format, the message says so.
 pub fn read_mesh(bytes: &[u8], format: Format) -> Result<Mesh, LoadError> {
     let mesh = match format {
-        Format::Obj => obj::parse(bytes, true),
+        Format::Obj => obj::parse(strip_bom(bytes), true),
         Format::Stl => stl::parse(bytes),
-        Format::Ply => ply::parse(bytes),
+        Format::Ply => ply::parse(strip_bom(bytes)),
     };
     let mut mesh = mesh.map_err(|mut e| {
         e.message = format!("{} {}", format.name(), e.message);
@@ -237,15 +303,15 @@ pub fn read_mesh(bytes: &[u8], format: Format) -> Result<Mesh, LoadError> {
 /// Unlike [`load`] and [`read_mesh`] it keeps NaN and infinite coordinates and accepts a text
 /// without faces. Errors start with `line N: `.
 pub fn parse_obj(text: &str) -> Result<Mesh, String> {
-    obj::parse(text.as_bytes(), false).map_err(|e| e.message)
+    obj::parse(strip_bom(text.as_bytes()), false).map_err(|e| e.message)
 }
 
 /// Reads and parses an OBJ file ([`parse_obj`]'s rules; the error names the file). Use [`load`]
-/// for the checked reader of every format.
+/// for the checked reader of every format. Only regular files are read, as by [`load`].
 pub fn load_obj(path: impl AsRef<Path>) -> Result<Mesh, String> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    obj::parse(&bytes, false).map_err(|e| format!("{}: {}", path.display(), e.message))
+    let bytes = read_file(path).map_err(|e| e.to_string())?;
+    obj::parse(strip_bom(&bytes), false).map_err(|e| format!("{}: {}", path.display(), e.message))
 }
 
 /// The whitespace-separated words of text, with line numbers, for the ASCII STL and PLY
@@ -275,7 +341,8 @@ impl<'a> Words<'a> {
             if !b.is_ascii_whitespace() {
                 break;
             }
-            self.line += usize::from(b == b'\n');
+            // A line ends at LF, CRLF (counted at its LF) or a bare CR.
+            self.line += usize::from(b == b'\n' || (b == b'\r' && self.bytes.get(self.pos + 1) != Some(&b'\n')));
             self.pos += 1;
         }
         if self.pos == self.bytes.len() {
@@ -290,12 +357,13 @@ impl<'a> Words<'a> {
         Some(self.last)
     }
 
-    /// Skips the rest of the current line.
+    /// Skips the rest of the current line (which ends at LF, CRLF or a bare CR).
     pub(crate) fn skip_line(&mut self) {
-        match self.bytes[self.pos..].iter().position(|&b| b == b'\n') {
-            Some(k) => {
-                self.pos += k + 1;
-                self.line += 1;
+        match line_at(self.bytes, self.pos) {
+            Some((line, next)) => {
+                // (No line break at the end of the text: the line count stays.)
+                self.line += usize::from(next > self.pos + line.len());
+                self.pos = next;
             }
             None => self.pos = self.bytes.len(),
         }

@@ -575,3 +575,27 @@ fn bad_input_gives_a_message_and_a_status() {
         assert!(err.contains(message) && err.contains("--help"), "{args:?}: {err}");
     }
 }
+
+/// Issue 25 item 5: `info` (every command loads through the same reader) refuses what is not
+/// a regular file at once; it used to read /dev/zero and /dev/urandom until memory ran out.
+/// A byte-order mark and bare CR line breaks read as the plain file does.
+#[test]
+fn devices_are_refused_and_marked_text_is_read() {
+    for device in ["/dev/zero", "/dev/urandom"] {
+        if Path::new(device).exists() {
+            let err = fails(&["info", device], 1);
+            assert!(err.contains(device) && err.contains("not a regular file"), "{err}");
+        }
+    }
+    let dir = scratch();
+    let plain = dir.join("plain.obj");
+    let marked = dir.join("marked.obj");
+    std::fs::write(&plain, "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\n").unwrap();
+    std::fs::write(&marked, "\u{feff}v 0 0 0\rv 1 0 0\rv 0 1 0\r\nv 0 0 1\rf 1 2 3\rf 1 2 4\r").unwrap();
+    // (All but the timings.)
+    let info = |p: &Path| {
+        let out = ok(&["info", p.to_str().unwrap()]).replace(p.to_str().unwrap(), "FILE");
+        out.lines().filter(|l| !l.starts_with("load:")).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(info(&marked), info(&plain));
+}

@@ -618,3 +618,223 @@ fn mutated_and_random_bytes_never_panic() {
     }
     assert!(accepted > 100, "only {accepted} mutated files parsed: the mutations are too harsh to test much");
 }
+
+// ------------------------------------------------------------------------------------------
+// Issue 25 item 5 and its smaller items: byte-order marks, line endings, what is not a file,
+// counts beyond the data, and values that are not of their declared type.
+
+/// `text` with its line breaks as `ending` (LF in the source), and a UTF-8 byte-order mark
+/// first when `bom`.
+fn with_endings(text: &[u8], ending: &[u8], bom: bool) -> Vec<u8> {
+    let mut out = if bom { b"\xEF\xBB\xBF".to_vec() } else { Vec::new() };
+    for &b in text {
+        if b == b'\n' { out.extend_from_slice(ending) } else { out.push(b) }
+    }
+    out
+}
+
+/// Every text format, read with a byte-order mark and with LF, CRLF and bare CR line breaks,
+/// gives the same mesh (the BOM used to hide the first `v` statement, and a bare CR joined two
+/// `v` lines into one whose second vertex was dropped: every face index then named the wrong
+/// vertex).
+#[test]
+fn byte_order_marks_and_every_line_ending_read_the_same_mesh() {
+    let mesh = small_mesh();
+    // (The mark right before the first `v`: the case that lost a vertex.)
+    let mut obj_text = String::new();
+    for v in &mesh.vertices {
+        obj_text += &format!("v {:?} {:?} {:?}\n", v.x, v.y, v.z);
+    }
+    for f in &mesh.faces {
+        obj_text += &format!("f {} {} {}\n", f[0] + 1, f[1] + 1, f[2] + 1);
+    }
+    let ascii_ply = ply(
+        &mesh,
+        Layout { encoding: Encoding::Ascii, double: true, shuffled: true, int_counts: false, faces_first: true },
+    );
+    let binary_ply = ply(
+        &mesh,
+        Layout { encoding: Encoding::Little, double: true, shuffled: false, int_counts: true, faces_first: false },
+    );
+    let stl = ascii_stl(&mesh, "part");
+    let stl_mesh = stl_merged(&mesh, |v| *v);
+    let cases: [(&[u8], Format, &Mesh, bool); 4] = [
+        (obj_text.as_bytes(), Format::Obj, &mesh, true),
+        (&ascii_ply, Format::Ply, &mesh, true),
+        (&stl, Format::Stl, &stl_mesh, true),
+        (&binary_ply, Format::Ply, &mesh, false),
+    ];
+    for (text, format, want, whole) in cases {
+        for ending in [&b"\n"[..], b"\r\n", b"\r"] {
+            for bom in [false, true] {
+                let bytes = if whole {
+                    with_endings(text, ending, bom)
+                } else {
+                    // Binary PLY: only the header is text.
+                    let end = text.windows(11).position(|w| w == b"end_header\n").unwrap() + 11;
+                    let mut b = with_endings(&text[..end], ending, bom);
+                    b.extend_from_slice(&text[end..]);
+                    b
+                };
+                let what = format!("{} ending {ending:?} bom {bom}", format.name());
+                let got = read_mesh(&bytes, format).unwrap_or_else(|e| panic!("{what}: {e}"));
+                same_mesh(&got, want, &what);
+                assert_eq!(Format::detect(&bytes), Some(format), "{what}");
+                if format == Format::Obj {
+                    let raw = rapidpqp::io::parse_obj(std::str::from_utf8(&bytes).unwrap()).unwrap();
+                    same_mesh(&raw, want, &what);
+                }
+            }
+        }
+    }
+    // Line numbers count every kind of line break (the error is on line 4).
+    for ending in [&b"\n"[..], b"\r\n", b"\r"] {
+        let bad = with_endings(b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", ending, true);
+        let e = error(&bad, Format::Obj);
+        assert!(e.message.contains("line 4:"), "{ending:?}: {e}");
+        let bad = with_endings(b"solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 q 0\n", ending, true);
+        let e = error(&bad, Format::Stl);
+        assert!(e.message.contains("line 5:"), "{ending:?}: {e}");
+    }
+}
+
+/// What is not a regular file is refused at once, before anything is read: devices that never
+/// end (`/dev/zero`, `/dev/urandom`, which used to be read until memory ran out), a directory,
+/// a FIFO (whose opening would wait for a writer).
+#[test]
+fn only_regular_files_are_read() {
+    let dir = scratch();
+    let fifo = dir.join("pipe.obj");
+    let _ = std::fs::remove_file(&fifo);
+    let made_fifo = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    let mut paths = vec![dir.clone()];
+    for device in ["/dev/zero", "/dev/urandom", "/dev/null"] {
+        if Path::new(device).exists() {
+            paths.push(PathBuf::from(device));
+        }
+    }
+    if made_fifo {
+        paths.push(fifo.clone());
+    }
+    assert!(paths.len() >= 3, "the devices to test with: {paths:?}");
+    for path in &paths {
+        let e = load(path).unwrap_err();
+        assert_eq!(e.kind, LoadErrorKind::Io, "{}: {e}", path.display());
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        assert!(load_obj(path).unwrap_err().contains("not a regular file"));
+    }
+    // A link to a regular file is read.
+    let target = dir.join("linked_target.obj");
+    std::fs::write(&target, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    let link = dir.join("link.obj");
+    let _ = std::fs::remove_file(&link);
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert_eq!(load(&link).unwrap().faces.len(), 1);
+    }
+    let _ = std::fs::remove_file(&fifo);
+}
+
+/// A PLY header that claims more elements than the data can hold is refused before any memory
+/// is reserved for them, with the counts in the message.
+#[test]
+fn ply_counts_beyond_the_data_are_refused_at_once() {
+    let head = |format: &str, vertices: u64, faces: u64| {
+        format!(
+            "ply\nformat {format} 1.0\nelement vertex {vertices}\nproperty float x\nproperty float y\n\
+             property float z\nelement face {faces}\nproperty list uchar int vertex_indices\nend_header\n"
+        )
+    };
+    for (format, body) in [("ascii", &b"0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"[..]), ("binary_little_endian", &[0u8; 49][..])]
+    {
+        for (vertices, faces) in [(4_000_000_000u64, 1u64), (3, 1u64 << 40), (u64::MAX / 2, u64::MAX / 2)] {
+            let mut bytes = head(format, vertices, faces).into_bytes();
+            bytes.extend_from_slice(body);
+            let e = error(&bytes, Format::Ply);
+            assert_eq!(e.kind, LoadErrorKind::Malformed, "{e}");
+            let clear = e.message.contains("claims") && e.message.contains("bytes") || e.message.contains("2^32 - 1");
+            assert!(clear, "{format} {vertices} {faces}: {e}");
+        }
+        // The honest counts read.
+        let mut bytes = head(format, 3, 1).into_bytes();
+        if format == "ascii" {
+            bytes.extend_from_slice(body);
+        } else {
+            for v in [[0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]] {
+                v.iter().for_each(|c| bytes.extend_from_slice(&c.to_le_bytes()));
+            }
+            bytes.push(3);
+            [0i32, 1, 2].iter().for_each(|i| bytes.extend_from_slice(&i.to_le_bytes()));
+        }
+        assert_eq!(read_mesh(&bytes, Format::Ply).unwrap().faces, vec![[0, 1, 2]], "{format}");
+    }
+}
+
+/// OBJ: after a vertex's three coordinates only a weight or a colour (numbers) may come; a
+/// comment may end any statement.
+#[test]
+fn obj_vertices_with_trailing_words_are_refused() {
+    let faces = "v 0 0 1\nv 1 0 0\nf 1 2 3\n";
+    for bad in ["v 0 0 0 abc\n", "v 0 0 0 1 abc\n", "v 0 0 0 1 2 3 4 5\n", "v 0 0 0 0x1\n"] {
+        let e = error(format!("{bad}{faces}").as_bytes(), Format::Obj);
+        assert_eq!(e.kind, LoadErrorKind::Malformed, "{bad:?}");
+        assert!(e.message.contains("line 1: bad vertex"), "{bad:?}: {e}");
+        assert!(rapidpqp::io::parse_obj(&format!("{bad}{faces}")).is_err(), "the raw reader too: {bad:?}");
+    }
+    for good in ["v 0 0 0\n", "v 0 0 0 1\n", "v 0 0 0 0.5 0.5 0.5\n", "v 0 0 0 0.5 0.5 0.5 1\n", "v 0 0 0 # origin\n"] {
+        let m = read_mesh(format!("{good}{faces}f 1 2 3 # a face\n").as_bytes(), Format::Obj)
+            .unwrap_or_else(|e| panic!("{good:?}: {e}"));
+        assert_eq!((m.vertices[0], m.faces.len()), (Vec3::zeros(), 2), "{good:?}");
+    }
+}
+
+/// PLY: one rule for values and names. A second property (or element) of the same name is
+/// refused (the reader used to keep the last `x`); an ASCII value must be of its declared
+/// type: an integer within the type's range (300 for a `uchar` used to be accepted, 0.5
+/// refused), a `float` within `f32`'s range.
+#[test]
+fn ply_values_and_names_follow_one_rule() {
+    let ply = |props: &str, vertex: &str, extra: &str| {
+        format!(
+            "ply\nformat ascii 1.0\n{extra}element vertex 3\n{props}element face 1\n\
+             property list uchar int vertex_indices\nend_header\n{vertex}\n1 0 0 0\n0 1 0 0\n3 0 1 2\n"
+        )
+    };
+    let xyz = "property float x\nproperty float y\nproperty float z\n";
+    let with = |ty: &str| format!("{xyz}property {ty} w\n");
+    // Duplicates.
+    let e = error(ply(&format!("{xyz}property double x\n"), "0 0 0 0", "").as_bytes(), Format::Ply);
+    assert!(e.message.contains("second property") && e.message.contains("line 7"), "{e}");
+    let e = error(ply(xyz, "0 0 0 0", "element vertex 0\nproperty float x\n").as_bytes(), Format::Ply);
+    assert!(e.message.contains("second element"), "{e}");
+    // Out of the declared type's range, and not of the type: both refused, with the type.
+    for (ty, value, ok) in [
+        ("uchar", "255", true),
+        ("uchar", "300", false),
+        ("uchar", "-1", false),
+        ("uchar", "0.5", false),
+        ("char", "-128", true),
+        ("char", "-129", false),
+        ("short", "40000", false),
+        ("ushort", "65535", true),
+        ("int", "2147483648", false),
+        ("uint", "4294967295", true),
+        ("uint", "4294967296", false),
+        ("float", "3.4e38", true),
+        ("float", "1e300", false),
+        ("double", "1e300", true),
+    ] {
+        let bytes = ply(&with(ty), &format!("0 0 0 {value}"), "");
+        match read_mesh(bytes.as_bytes(), Format::Ply) {
+            Ok(_) => assert!(ok, "{ty} {value} accepted"),
+            Err(e) => {
+                assert!(!ok, "{ty} {value}: {e}");
+                assert!(e.message.contains(ty) && e.message.contains("line 11"), "{ty} {value}: {e}");
+            }
+        }
+    }
+    // A coordinate's type too, and a vertex index's.
+    let e = error(ply("property uchar x\nproperty float y\nproperty float z\n", "256 0 0", "").as_bytes(), Format::Ply);
+    assert!(e.message.contains("out of range for uchar"), "{e}");
+}

@@ -646,3 +646,46 @@ fn handles_are_independent_across_threads() {
     assert_eq!(counts[&1], vec![(0, 1)]);
     assert_eq!(counts[&2], vec![(0, 1), (0, 2), (1, 2)]);
 }
+
+/// Issue 25 item 6: a finite vertex beyond 2^900 (the n-body range) is refused by the
+/// `vcAddTri` that gives it, with `VC_ERR_OUT_OF_RANGE`, and nothing else is lost: the object
+/// keeps its other triangles and ends normally. It used to be accepted, after which
+/// `vcEndObject` failed with `VC_ERR_NON_FINITE` ("NaN or infinite") and dropped the whole
+/// object. A translation beyond 2^900 is refused by `vcUpdateTrans` with the same code.
+#[test]
+fn coordinates_beyond_the_range_are_refused_when_given() {
+    let h = Handle::open();
+    let (code, id) = h.new_object();
+    assert_eq!(code, VC_OK);
+    let ok = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    assert_eq!(h.add_tri(ok[0], ok[1], ok[2]), VC_OK);
+    let range = 2f64.powi(900);
+    for far in [2f64.powi(901), 1e300, -1e300, f64::MAX] {
+        assert_eq!(h.add_tri([0.0, 0.0, far], ok[1], ok[2]), VC_ERR_OUT_OF_RANGE, "{far:e}");
+        assert_eq!(h.add_tri(ok[0], [far, 0.0, 0.0], ok[2]), VC_ERR_OUT_OF_RANGE, "{far:e}");
+    }
+    assert_eq!(h.add_tri([f64::NAN, 0.0, 0.0], ok[1], ok[2]), VC_ERR_NON_FINITE);
+    assert_eq!(h.add_tri([f64::INFINITY, 0.0, 0.0], ok[1], ok[2]), VC_ERR_NON_FINITE);
+    // At the limit itself: accepted.
+    assert_eq!(h.add_tri([range, 0.0, 0.0], [range, 1.0, 0.0], [range, 0.0, 1.0]), VC_OK);
+    // SAFETY: a live handle; the vertices are 3 readable doubles each.
+    unsafe {
+        let far = [1e300, 0.0, 0.0];
+        assert_eq!(vcAddTriWithId(h.0, far.as_ptr(), ok[1].as_ptr(), ok[2].as_ptr(), 7), VC_ERR_OUT_OF_RANGE);
+    }
+    assert_eq!(h.end_object(), VC_OK, "the object keeps its two good triangles");
+    h.add_cube();
+    // Poses: a translation beyond 2^900 is out of range (the pose is kept); NaN is non-finite.
+    let mut m = translated(0.25);
+    assert_eq!(h.update(id, &m), VC_OK);
+    for far in [1e300, -2f64.powi(901)] {
+        let mut bad = translated(0.0);
+        bad[1][3] = far;
+        assert_eq!(h.update(id, &bad), VC_ERR_OUT_OF_RANGE, "{far:e}");
+    }
+    m[2][3] = f64::NAN;
+    assert_eq!(h.update(id, &m), VC_ERR_NON_FINITE);
+    // Nothing was lost: the object, at its last good pose, touches the cube.
+    assert_eq!(h.collide(), VC_OK);
+    assert_eq!(h.report(), vec![(0, 1)]);
+}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import math
 import pickle
+import threading
 
 import numpy as np
 import pytest
@@ -295,3 +296,55 @@ def test_kdop_models_answer_as_box_models_and_brute_force():
         rp.Model(v0, f, deformable=True, kdop=1)
     with pytest.raises(ValueError, match="deformable"):
         rp.Model(v0, f).set_kdop(True)
+
+
+def test_the_copy_follows_the_library_under_concurrent_updates() -> None:
+    # Issue 25 item 6: two threads updating one deformable model at once could leave the
+    # package's copy of the vertices (what pickle and copy rebuild from) in the other thread's
+    # state than the library's model (about 1 trial in 100). Each trial: both threads move the
+    # one triangle, one to x = 0 and one to x = 10 (by a full or a subset update); the library's
+    # state (found by distance 0 to a probe at each place) must be the copy's, and a copy of
+    # the model must be there too.
+    faces = np.array([[0, 1, 2]])
+    base = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    places = [base, base + [10.0, 0.0, 0.0]]
+    probes = [rp.Model(p, faces) for p in places]
+    model = rp.Model(base, faces, deformable=True)
+    trials = 600
+    start, done = threading.Barrier(3), threading.Barrier(3)
+    errors: list = []
+
+    def mover(k: int) -> None:
+        for trial in range(trials):
+            start.wait()
+            try:
+                if (trial + k) % 3 == 0:
+                    model.update_vertices(places[k][[2, 0, 1]], indices=[2, 0, 1])
+                else:
+                    model.update_vertices(places[k])
+            except Exception as e:  # noqa: BLE001 (reported below)
+                errors.append(e)
+            done.wait()
+
+    threads = [threading.Thread(target=mover, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    mismatches = 0
+    for trial in range(trials):
+        start.wait()
+        done.wait()
+        kept = model.vertices.copy()
+        k = 0 if kept[0, 0] == 0.0 else 1
+        assert np.array_equal(kept, places[k]), kept
+        native = [rp.distance(model, None, probe, None).distance for probe in probes]
+        if native[k] != 0.0 or native[1 - k] == 0.0:
+            mismatches += 1
+        elif trial % 50 == 0:
+            clone = copy.copy(model)
+            assert rp.distance(clone, None, probes[k], None).distance == 0.0
+            again = pickle.loads(pickle.dumps(model))
+            np.testing.assert_array_equal(again.vertices, places[k])
+    for t in threads:
+        t.join()
+    assert not errors, errors[:3]
+    assert mismatches == 0, f"{mismatches} of {trials} trials: the copy is not the library's state"

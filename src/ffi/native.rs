@@ -47,7 +47,8 @@ pub const RPQ_ERR_OUT_OF_RANGE: RpqStatus = 10;
 pub const RPQ_ERR_NOT_CLOSED: RpqStatus = 11;
 /// A mesh file does not exist (`rpq_mesh_load`).
 pub const RPQ_ERR_FILE_NOT_FOUND: RpqStatus = 12;
-/// A mesh file could not be read: permissions, a directory, an I/O error (`rpq_mesh_load`).
+/// A mesh file could not be read: permissions, an I/O error, or not a regular file (a
+/// directory, a device such as `/dev/zero`: refused before any read) (`rpq_mesh_load`).
 pub const RPQ_ERR_IO: RpqStatus = 13;
 /// A mesh file is not OBJ, STL or PLY, or does not follow its format: a syntax error, a
 /// truncated file, a vertex index out of range (`rpq_mesh_load`; its message says where).

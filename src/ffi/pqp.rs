@@ -649,9 +649,8 @@ macro_rules! write_distance_fields {
         $res.distance = $r.distance;
         $res.p1 = [$r.p1.x, $r.p1.y, $r.p1.z];
         $res.p2 = [$r.p2.x, $r.p2.y, $r.p2.z];
-        if $qsize > 2 {
-            $res.qsize = $qsize;
-        }
+        // (PQP stored it only for qsize > 2; the queue size asked for is recorded always.)
+        $res.qsize = $qsize;
         $res.query_time_secs = $watch.seconds();
     };
 }

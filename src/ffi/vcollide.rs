@@ -5,8 +5,9 @@
 //!
 //! Differences from V-COLLIDE, on purpose and documented in the header:
 //! * input V-COLLIDE never checked gets an error code and changes nothing: a NULL or closed
-//!   handle, NULL pointers, negative ids (`VC_ERR_INVALID_ID`), NaN or infinite numbers, a
-//!   rotation block that is not orthonormal within 1e-6 (V-COLLIDE silently gave wrong
+//!   handle, NULL pointers, negative ids (`VC_ERR_INVALID_ID`), NaN or infinite numbers,
+//!   coordinates and translations beyond 2^900 (`VC_ERR_OUT_OF_RANGE`, refused by the
+//!   `vcAddTri` or `vcUpdateTrans` that gives them), a rotation block that is not orthonormal within 1e-6 (V-COLLIDE silently gave wrong
 //!   answers for scaled or sheared matrices), out-of-range report indices;
 //! * closing a handle twice is ignored; `vcClose(NULL)` is a no-op;
 //! * no pose change can hang the library (`VCOLLIDE.md` §5.6).
@@ -21,7 +22,7 @@ use std::ffi::{c_char, c_int, c_void};
 use super::handle::{self, Handle, Kind};
 use super::{guard, read_array};
 use crate::math::{Triangle, Vec3};
-use crate::nbody::{NBodyError, ObjectId, Pose, World};
+use crate::nbody::{NBODY_RANGE, NBodyError, ObjectId, Pose, World};
 
 /// Success (note: 1, not 0).
 pub const VC_OK: c_int = 1;
@@ -51,6 +52,10 @@ pub const VC_ERR_NON_FINITE: c_int = -7;
 pub const VC_ERR_NOT_RIGID: c_int = -8;
 /// rapidpqp only: an index passed to a report call is outside the report; nothing written.
 pub const VC_ERR_INVALID_INDEX: c_int = -9;
+/// rapidpqp only: a finite vertex coordinate (`vcAddTri`) or translation (`vcUpdateTrans`)
+/// beyond 2^900 (about 8.5e270), the range in which every placed coordinate stays within the
+/// collide query's; nothing changed (the open object keeps its other triangles).
+pub const VC_ERR_OUT_OF_RANGE: c_int = -10;
 
 /// A colliding pair of objects (`vcReport`: `id1 < id2`), or an intersecting pair of
 /// triangles (`vcReportTriPairs`: triangle ids, `id1` in the lower-id object).
@@ -120,6 +125,7 @@ fn code_of(error: NBodyError) -> c_int {
         NBodyError::InvalidId => VC_ERR_INVALID_ID,
         NBodyError::EmptyObject => VC_ERR_EMPTY_OBJECT,
         NBodyError::NonFinite => VC_ERR_NON_FINITE,
+        NBodyError::OutOfRange => VC_ERR_OUT_OF_RANGE,
         NBodyError::NotRigid => VC_ERR_NOT_RIGID,
         // (Deform: deforming objects are not made through this API.)
         NBodyError::TooManyObjects | NBodyError::TooManyTriangles | NBodyError::Deform(_) => VC_ERR,
@@ -227,6 +233,10 @@ unsafe fn add_tri(
     if !corners.iter().flatten().all(|v| v.is_finite()) {
         return Err(VC_ERR_NON_FINITE);
     }
+    // (Refused here, not by vcEndObject, which would have to drop the whole object.)
+    if corners.iter().flatten().any(|v| v.abs() > NBODY_RANGE) {
+        return Err(VC_ERR_OUT_OF_RANGE);
+    }
     if building.triangles.len() >= i32::MAX as usize - 1 {
         return Err(VC_ERR);
     }
@@ -238,8 +248,9 @@ unsafe fn add_tri(
 
 /// Adds a triangle (the three corners are copied) to the open object; its triangle id, which
 /// only all-contacts reports show, is its index in the object (0, 1, 2, …). Returns `VC_OK`;
-/// `VC_ERR_CALL_OUT_OF_SEQUENCE` if no object is open; `VC_ERR_NULL_POINTER` or
-/// `VC_ERR_NON_FINITE` (nothing stored).
+/// `VC_ERR_CALL_OUT_OF_SEQUENCE` if no object is open; `VC_ERR_NULL_POINTER`,
+/// `VC_ERR_NON_FINITE` (a NaN or infinite coordinate) or `VC_ERR_OUT_OF_RANGE` (a coordinate
+/// beyond 2^900): nothing stored, the triangles added before are kept.
 ///
 /// # Safety
 /// `vc_handle` is NULL or a pointer returned by `vcOpen`; `v1`, `v2`, `v3` are NULL or each
@@ -297,7 +308,8 @@ pub unsafe extern "C" fn vcEndObject(vc_handle: *mut c_void) -> c_int {
 /// translation = column 3 (`t[0][3], t[1][3], t[2][3]`); a model point p goes to `R·p + T`.
 /// Row 3 is not read. The broad phase is updated at once. Returns `VC_OK`;
 /// `VC_ERR_CALL_OUT_OF_SEQUENCE` while an object is open; `VC_ERR_INVALID_ID`;
-/// `VC_ERR_NULL_POINTER`; `VC_ERR_NON_FINITE`; `VC_ERR_NOT_RIGID` (the pose is kept).
+/// `VC_ERR_NULL_POINTER`; `VC_ERR_NON_FINITE` (an entry of rows 0–2 NaN or infinite);
+/// `VC_ERR_OUT_OF_RANGE` (a translation beyond 2^900); `VC_ERR_NOT_RIGID` (the pose is kept).
 ///
 /// # Safety
 /// `vc_handle` is NULL or a pointer returned by `vcOpen`; `t` is NULL or points to 4 rows

@@ -52,13 +52,13 @@ pub struct RpqObjectContact {
     pub tri_pairs: *const RpqContactPair,
 }
 
-/// The status of an n-body refusal (nothing changed). Callers check finiteness first, so
-/// [`NBodyError::NonFinite`] is left to mean "beyond 2^900".
+/// The status of an n-body refusal (nothing changed).
 fn status_of(e: NBodyError) -> RpqStatus {
     match e {
         NBodyError::InvalidId | NBodyError::TooManyObjects | NBodyError::TooManyTriangles => RPQ_ERR_INVALID_ARGUMENT,
         NBodyError::EmptyObject => RPQ_ERR_EMPTY_MODEL,
-        NBodyError::NonFinite => RPQ_ERR_OUT_OF_RANGE,
+        NBodyError::NonFinite => RPQ_ERR_NON_FINITE,
+        NBodyError::OutOfRange => RPQ_ERR_OUT_OF_RANGE,
         NBodyError::NotRigid => RPQ_ERR_NOT_ROTATION,
         NBodyError::Deform(e) => super::refit::status_of(e),
     }

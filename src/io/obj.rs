@@ -1,13 +1,16 @@
 //! Wavefront OBJ: `v` vertices and `f` faces; every other statement is skipped.
 
-use super::{LoadError, Mesh, check_vertex_count};
+use super::{LoadError, Mesh, check_vertex_count, lines};
 use crate::math::Vec3;
 
 /// Parses OBJ text given as bytes (lines that are not UTF-8 are read with their invalid bytes
 /// replaced, so a stray byte in a comment or a material name does no harm).
 ///
-/// * `v x y z [w]` and `v x y z r g b`: the first three numbers; a weight `w` (rational curves
-///   only) and per-vertex colours are ignored. Fewer than three numbers is an error.
+/// * Lines end at LF, CRLF or a bare CR (old Mac tools); a word starting with `#` begins a
+///   comment that runs to the end of its line.
+/// * `v x y z [w]` and `v x y z r g b [a]`: the first three numbers; a weight `w` (rational
+///   curves only) and per-vertex colours are ignored, but must be numbers. Fewer than three
+///   numbers, or anything else after them, is an error.
 /// * `f` entries `i`, `i/t`, `i//n`, `i/t/n`: the vertex index only; negative indices count back
 ///   from the last vertex read so far; a polygon of `k` corners becomes the fan of `k − 2`
 ///   triangles `(c0, cj, cj+1)`; fewer than three corners, or an index that names no vertex
@@ -21,14 +24,8 @@ use crate::math::Vec3;
 pub(crate) fn parse(bytes: &[u8], finite_only: bool) -> Result<Mesh, LoadError> {
     let mut mesh = Mesh::default();
     let mut corners: Vec<u32> = Vec::with_capacity(4);
-    let mut pieces = bytes.split(|&b| b == b'\n').peekable();
-    let mut number = 0;
-    while let Some(raw) = pieces.next() {
-        // `str::lines` semantics: a final line ending does not start an empty line.
-        if raw.is_empty() && pieces.peek().is_none() {
-            break;
-        }
-        number += 1;
+    for (index, raw) in lines(bytes).enumerate() {
+        let number = index + 1;
         // Only `v` and `f` statements matter: skip the others without decoding them.
         if raw.first().is_some_and(|&b| b == b'#' || (b.is_ascii_alphabetic() && b != b'v' && b != b'f')) {
             continue;
@@ -41,7 +38,7 @@ pub(crate) fn parse(bytes: &[u8], finite_only: bool) -> Result<Mesh, LoadError> 
                 &*lossy
             }
         };
-        let mut words = line.split_whitespace();
+        let mut words = line.split_whitespace().take_while(|w| !w.starts_with('#'));
         match words.next() {
             Some("v") => {
                 let mut c = [0.0f64; 3];
@@ -50,6 +47,17 @@ pub(crate) fn parse(bytes: &[u8], finite_only: bool) -> Result<Mesh, LoadError> 
                         .next()
                         .and_then(|w| w.parse().ok())
                         .ok_or_else(|| LoadError::malformed(format!("line {number}: bad vertex")))?;
+                }
+                // A weight or a colour (3 or 4 numbers) may follow, nothing else.
+                let mut extra = 0;
+                for w in words {
+                    extra += 1;
+                    if w.parse::<f64>().is_err() || extra > 4 {
+                        let w: String = w.chars().take(40).collect();
+                        return Err(LoadError::malformed(format!(
+                            "line {number}: bad vertex: {w:?} after the coordinates (only a weight or a colour may follow)"
+                        )));
+                    }
                 }
                 if finite_only && !c.iter().all(|v| v.is_finite()) {
                     return Err(LoadError::non_finite(format!(
@@ -97,7 +105,7 @@ pub(crate) fn parse(bytes: &[u8], finite_only: bool) -> Result<Mesh, LoadError> 
 /// of OBJ's, and no NUL byte comes before it.
 pub(crate) fn looks_like(bytes: &[u8]) -> bool {
     const KEYWORDS: [&[u8]; 12] = [b"v", b"vt", b"vn", b"vp", b"f", b"o", b"g", b"s", b"l", b"p", b"mtllib", b"usemtl"];
-    for line in bytes.split(|&b| b == b'\n').take(1000) {
+    for line in lines(bytes).take(1000) {
         if line.contains(&0) {
             return false;
         }

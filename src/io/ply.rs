@@ -3,13 +3,19 @@
 //! `vertex_indices` (or `vertex_index`; any integer count and item types) are read; every other
 //! property and element is read past and dropped. Polygons become fans. Elements may come in
 //! any order (indices are checked against the vertex count the header declares).
+//!
+//! Refused, with the line or byte: a second element or property of the same name (which one
+//! would count?); an ASCII value that is not of its declared type (an integer type's value
+//! must be an integer within the type's range, so `300` and `0.5` are both refused for a
+//! `uchar`; a `float`'s must be within `f32`'s range); a header whose counts need more data
+//! than the file holds, before any memory is reserved for them.
 
-use super::{LoadError, Mesh, Words, check_vertex_count};
+use super::{LoadError, Mesh, Words, check_vertex_count, line_at};
 use crate::math::Vec3;
 
-/// Starts with the PLY magic line.
+/// Starts with the PLY magic line (ended by LF, CRLF or a bare CR).
 pub(crate) fn has_magic(bytes: &[u8]) -> bool {
-    bytes.starts_with(b"ply\n") || bytes.starts_with(b"ply\r\n")
+    bytes.starts_with(b"ply\n") || bytes.starts_with(b"ply\r")
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +57,37 @@ impl Scalar {
     fn is_integer(self) -> bool {
         !matches!(self, Scalar::F32 | Scalar::F64)
     }
+
+    /// The type's name in a header.
+    fn name(self) -> &'static str {
+        match self {
+            Scalar::I8 => "char",
+            Scalar::U8 => "uchar",
+            Scalar::I16 => "short",
+            Scalar::U16 => "ushort",
+            Scalar::I32 => "int",
+            Scalar::U32 => "uint",
+            Scalar::F32 => "float",
+            Scalar::F64 => "double",
+        }
+    }
+
+    /// Whether a value written in ASCII is one of the type: an integer type's within its range
+    /// (its text an integer: checked by the reader), a `float` within `f32`'s finite range
+    /// (NaN and infinities are left to the checks of what reads them).
+    fn holds(self, value: f64) -> bool {
+        let range = |lo: f64, hi: f64| (lo..=hi).contains(&value);
+        match self {
+            Scalar::I8 => range(-128.0, 127.0),
+            Scalar::U8 => range(0.0, 255.0),
+            Scalar::I16 => range(-32768.0, 32767.0),
+            Scalar::U16 => range(0.0, 65535.0),
+            Scalar::I32 => range(-2147483648.0, 2147483647.0),
+            Scalar::U32 => range(0.0, 4294967295.0),
+            Scalar::F32 => !value.is_finite() || value.abs() <= f64::from(f32::MAX),
+            Scalar::F64 => true,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -90,12 +127,11 @@ fn header(bytes: &[u8]) -> Result<Header, LoadError> {
     let mut encoding = None;
     let mut elements: Vec<Element> = Vec::new();
     for number in 1.. {
-        let Some(len) = bytes[pos..].iter().position(|&b| b == b'\n') else {
+        // (The last header line needs its line break: the body starts after it.)
+        let Some((line, next)) = line_at(bytes, pos).filter(|&(line, next)| next > pos + line.len()) else {
             return Err(LoadError::malformed(format!("line {number}: truncated header: no \"end_header\"")));
         };
-        let line = &bytes[pos..pos + len];
-        pos += len + 1;
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        pos = next;
         let fail = |what: &str| {
             let text = String::from_utf8_lossy(&line[..line.len().min(80)]);
             Err(LoadError::malformed(format!("line {number}: {what}: {text:?}")))
@@ -119,6 +155,9 @@ fn header(bytes: &[u8]) -> Result<Header, LoadError> {
                 let Some(count) = std::str::from_utf8(count).ok().and_then(|c| c.parse().ok()) else {
                     return fail("bad element count");
                 };
+                if elements.iter().any(|e| e.name == *name) {
+                    return fail("a second element of that name");
+                }
                 elements.push(Element { name: name.to_vec(), count, properties: Vec::new() });
             }
             [b"property", rest @ ..] => {
@@ -136,6 +175,9 @@ fn header(bytes: &[u8]) -> Result<Header, LoadError> {
                     },
                     _ => return fail("bad property line"),
                 };
+                if element.properties.iter().any(|(n, _)| n == name) {
+                    return fail("a second property of that name in the element");
+                }
                 element.properties.push((name.to_vec(), property));
             }
             [b"end_header"] => {
@@ -182,10 +224,14 @@ impl Body<'_> {
         match self {
             Body::Ascii(words) => {
                 let value = if ty.is_integer() { words.integer().map(|i| i as f64) } else { words.number() };
-                value.map_err(|mut e| {
-                    e.message += &format!(" ({})", what());
+                let value = value.map_err(|mut e| {
+                    e.message += &format!(" ({}, of type {})", what(), ty.name());
                     e
-                })
+                })?;
+                if !ty.holds(value) {
+                    return Err(words.error_here(&format!("value out of range for {} ({})", ty.name(), what())));
+                }
+                Ok(value)
             }
             Body::Binary { bytes, pos, big } => {
                 let size = ty.size();
@@ -270,16 +316,38 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Mesh, LoadError> {
             Body::Binary { bytes, pos: header.body, big: header.encoding == Encoding::Big }
         }
     };
-    let mut mesh = Mesh::default();
-    // Reserve no more than the data could hold (a header may claim anything).
-    let room = (bytes.len() - header.body) as u64 / 2;
-    mesh.vertices.reserve(num_vertices.min(room) as usize);
-    let mut corners: Vec<u32> = Vec::new();
-    let mut seen_vertices = false;
+    // A header may claim anything: the counts must fit in the data before anything is reserved
+    // for them (memory stays bounded by the file's size).
+    let body_len = (bytes.len() - header.body) as u128;
+    let mut need = 0u128;
     for element in &header.elements {
-        let is_vertex = element.name == b"vertex" && !seen_vertices;
+        // The least bytes an element takes: binary, its scalars and list counts (lists empty);
+        // ASCII, one character and a separator a number.
+        let least: u128 = element
+            .properties
+            .iter()
+            .map(|(_, p)| match (header.encoding, p) {
+                (Encoding::Ascii, _) => 2,
+                (_, Property::Scalar(ty)) | (_, Property::List { count: ty, .. }) => ty.size() as u128,
+            })
+            .sum();
+        need += u128::from(element.count) * least;
+        let need_here = if header.encoding == Encoding::Ascii { need.saturating_sub(1) } else { need };
+        if need_here > body_len {
+            return Err(LoadError::malformed(format!(
+                "header: element {} claims {} entries, which need at least {need_here} bytes of data with the \
+                 elements before it; the file has {body_len} after the header",
+                String::from_utf8_lossy(&element.name),
+                element.count
+            )));
+        }
+    }
+    let mut mesh = Mesh::default();
+    mesh.vertices.reserve(num_vertices as usize);
+    let mut corners: Vec<u32> = Vec::new();
+    for element in &header.elements {
+        let is_vertex = element.name == b"vertex";
         let is_face = element.name == b"face";
-        seen_vertices |= is_vertex;
         let roles: Vec<Role> = element
             .properties
             .iter()
@@ -296,7 +364,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Mesh, LoadError> {
         }
         let element_name = String::from_utf8_lossy(&element.name).into_owned();
         if is_face {
-            mesh.faces.reserve(element.count.min(room) as usize);
+            mesh.faces.reserve(element.count as usize);
         }
         // The first vertex_indices list of a face is the one read (a second is skipped).
         let first_corners = roles.iter().position(|r| matches!(r, Role::Corners));

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use super::{LoadError, Mesh, Words, check_vertex_count};
+use super::{LoadError, Mesh, Words, check_vertex_count, strip_bom};
 use crate::math::Vec3;
 
 const HEADER: usize = 80;
@@ -38,8 +38,9 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Mesh, LoadError> {
     }
     // ASCII STL is text: a NUL byte means a binary file whose header starts with "solid" (and
     // whose size is wrong: reported below).
-    if looks_ascii(bytes) && !bytes.contains(&0) {
-        return parse_ascii(bytes).map_err(|mut e| {
+    let text = strip_bom(bytes);
+    if looks_ascii(text) && !text.contains(&0) {
+        return parse_ascii(text).map_err(|mut e| {
             if let Some((count, size)) = binary_size(bytes) {
                 e.message += &format!(
                     " (read as ASCII STL because it starts with \"solid\"; as a binary STL its header's {count} \
@@ -60,7 +61,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Mesh, LoadError> {
              but the file has {} (and it is not ASCII STL: {})",
             bytes.len().min(size as usize),
             bytes.len(),
-            if looks_ascii(bytes) { "it holds NUL bytes" } else { "no \"solid\" at the start" }
+            if looks_ascii(strip_bom(bytes)) { "it holds NUL bytes" } else { "no \"solid\" at the start" }
         )),
     })
 }

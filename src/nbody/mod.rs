@@ -65,9 +65,11 @@ pub enum NBodyError {
     InvalidId,
     /// An object needs at least one triangle.
     EmptyObject,
-    /// A coordinate or a pose entry is NaN or infinite, or a coordinate or translation is
-    /// beyond 2^900 (the collide query's range, with room for rotations).
+    /// A coordinate or a pose entry is NaN or infinite.
     NonFinite,
+    /// A finite coordinate or translation beyond 2^900 (about 8.5e270): the n-body range, the
+    /// collide query's range with room for rotations.
+    OutOfRange,
     /// The rotation block of a pose is not orthonormal within [`RIGIDITY_TOLERANCE`].
     NotRigid,
     /// All ids up to `i32::MAX` have been handed out.
@@ -76,7 +78,8 @@ pub enum NBodyError {
     TooManyTriangles,
     /// A deforming object's vertices could not be set or its model built (not deformable,
     /// wrong count, index out of range or repeated, ...): see the [`RefitError`]. Non-finite
-    /// and out-of-range coordinates are [`NBodyError::NonFinite`].
+    /// and out-of-range coordinates are [`NBodyError::NonFinite`] and
+    /// [`NBodyError::OutOfRange`].
     Deform(RefitError),
 }
 
@@ -85,7 +88,8 @@ impl std::fmt::Display for NBodyError {
         f.write_str(match self {
             NBodyError::InvalidId => "the id is not an object (never created, or deleted)",
             NBodyError::EmptyObject => "an object needs at least one triangle",
-            NBodyError::NonFinite => "a coordinate or pose entry is NaN, infinite or beyond 2^900",
+            NBodyError::NonFinite => "a coordinate or pose entry is NaN or infinite",
+            NBodyError::OutOfRange => "a coordinate or translation is beyond 2^900 (the n-body range)",
             NBodyError::NotRigid => "the rotation block of the pose is not orthonormal",
             NBodyError::TooManyObjects => "all object ids up to 2^31 - 1 are used",
             NBodyError::TooManyTriangles => "too many triangles for one object",
@@ -99,7 +103,8 @@ impl std::error::Error for NBodyError {}
 impl From<RefitError> for NBodyError {
     fn from(e: RefitError) -> NBodyError {
         match e {
-            RefitError::NonFiniteCoordinate | RefitError::OutOfRange => NBodyError::NonFinite,
+            RefitError::NonFiniteCoordinate => NBodyError::NonFinite,
+            RefitError::OutOfRange => NBodyError::OutOfRange,
             RefitError::EmptyModel => NBodyError::EmptyObject,
             e => NBodyError::Deform(e),
         }
@@ -110,7 +115,8 @@ impl From<BuildError> for NBodyError {
     fn from(e: BuildError) -> NBodyError {
         match e {
             BuildError::EmptyModel => NBodyError::EmptyObject,
-            BuildError::NonFiniteCoordinate | BuildError::OutOfRange => NBodyError::NonFinite,
+            BuildError::NonFiniteCoordinate => NBodyError::NonFinite,
+            BuildError::OutOfRange => NBodyError::OutOfRange,
             BuildError::TooManyTriangles => NBodyError::TooManyTriangles,
             BuildError::IdCountMismatch { .. } | BuildError::IndexOutOfRange => NBodyError::Deform(e.into()),
         }
@@ -243,7 +249,7 @@ impl World {
     /// returns its id. A deformable model ([`Model::deformable`]) makes a deforming object,
     /// whose vertices [`World::update_vertices`] moves; any other is rigid. Its bounding
     /// sphere is that of its triangles (as [`World::add_object`]'s, up to the order of the
-    /// sums). Refused with [`NBodyError::NonFinite`] when a coordinate is beyond 2^900.
+    /// sums). Refused with [`NBodyError::OutOfRange`] when a coordinate is beyond 2^900.
     pub fn add_model(&mut self, model: Model) -> Result<ObjectId, NBodyError> {
         let id = self.next_id().ok_or(NBodyError::TooManyObjects)?;
         let (center, radius) = bounding_sphere(model.triangles());
@@ -265,7 +271,7 @@ impl World {
 
     fn insert(&mut self, id: ObjectId, model: Model, center: Vec3, radius: f64) -> Result<ObjectId, NBodyError> {
         if model.magnitude() > NBODY_RANGE {
-            return Err(NBodyError::NonFinite);
+            return Err(NBodyError::OutOfRange);
         }
         let object = Object {
             model,
@@ -286,7 +292,8 @@ impl World {
     /// its model frame, one per vertex of its model) and refits it ([`Model::update_vertices`]);
     /// its bounding sphere is recomputed and its cube moved in the broad phase at once. Linear
     /// in the object's size. Refused, changing nothing: [`NBodyError::InvalidId`],
-    /// [`NBodyError::NonFinite`] (a coordinate NaN, infinite or beyond 2^900),
+    /// [`NBodyError::NonFinite`] (a coordinate NaN or infinite), [`NBodyError::OutOfRange`]
+    /// (beyond 2^900),
     /// [`NBodyError::Deform`] (a rigid object: [`RefitError::NotDeformable`]; a wrong count).
     pub fn update_vertices(&mut self, id: ObjectId, vertices: &[Vec3]) -> Result<RefitReport, NBodyError> {
         self.object_mut(id)?;
@@ -341,8 +348,10 @@ impl World {
     }
 
     /// Sets an object's pose; the broad phase is updated at once. Refused (nothing changes)
-    /// if an entry of the upper 3×4 block is not finite or the rotation is not orthonormal
-    /// within [`RIGIDITY_TOLERANCE`] (reflections are accepted: they are isometries too).
+    /// if an entry of the upper 3×4 block is not finite ([`NBodyError::NonFinite`]), the
+    /// translation is beyond 2^900 ([`NBodyError::OutOfRange`]) or the rotation is not
+    /// orthonormal within [`RIGIDITY_TOLERANCE`] (reflections are accepted: they are
+    /// isometries too).
     pub fn set_pose(&mut self, id: ObjectId, pose: &Pose) -> Result<(), NBodyError> {
         let object = self.object_mut(id)?;
         check_pose(pose)?;
@@ -529,24 +538,29 @@ fn bounding_sphere(triangles: &[Triangle]) -> (Vec3, f64) {
     (center, unit * max_sq.sqrt())
 }
 
-/// Refuses non-finite entries in the upper 3×4 block and rotations that are not
-/// orthonormal within [`RIGIDITY_TOLERANCE`].
 /// The largest coordinate and translation of the n-body world: rigid poses of objects within
 /// it keep every placed coordinate within the collide query's range (`RANGE_LIMIT`, 2^1000).
-const NBODY_RANGE: f64 = 8.452712498170644e270; // 2^900
+pub(crate) const NBODY_RANGE: f64 = 8.452712498170644e270; // 2^900
 
 /// Vertices of a deforming object: finite and within [`NBODY_RANGE`].
 fn check_vertices(vertices: &[Vec3]) -> Result<(), NBodyError> {
-    if vertices.iter().all(|p| p.iter().all(|v| v.is_finite()) && p.amax() <= NBODY_RANGE) {
-        Ok(())
-    } else {
+    if !vertices.iter().all(|p| p.iter().all(|v| v.is_finite())) {
         Err(NBodyError::NonFinite)
+    } else if !vertices.iter().all(|p| p.amax() <= NBODY_RANGE) {
+        Err(NBodyError::OutOfRange)
+    } else {
+        Ok(())
     }
 }
 
+/// Refuses non-finite entries in the upper 3×4 block, translations beyond [`NBODY_RANGE`] and
+/// rotations that are not orthonormal within [`RIGIDITY_TOLERANCE`].
 fn check_pose(pose: &Pose) -> Result<(), NBodyError> {
-    if !pose[..3].iter().flatten().all(|v| v.is_finite()) || (0..3).any(|i| pose[i][3].abs() > NBODY_RANGE) {
+    if !pose[..3].iter().flatten().all(|v| v.is_finite()) {
         return Err(NBodyError::NonFinite);
+    }
+    if (0..3).any(|i| pose[i][3].abs() > NBODY_RANGE) {
+        return Err(NBodyError::OutOfRange);
     }
     for i in 0..3 {
         for j in i..3 {

@@ -625,7 +625,7 @@ fn bad_vertex_updates_are_refused_and_change_nothing() {
     let mut far = v.clone();
     far[0].x = 2f64.powi(950);
     assert_eq!(world.update_vertices(d, &nan), Err(NBodyError::NonFinite));
-    assert_eq!(world.update_vertices(d, &far), Err(NBodyError::NonFinite));
+    assert_eq!(world.update_vertices(d, &far), Err(NBodyError::OutOfRange));
     assert_eq!(
         world.update_vertices(d, &v[1..]),
         Err(NBodyError::Deform(RefitError::WrongLength { expected: v.len(), got: v.len() - 1 }))

@@ -22,9 +22,10 @@ use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::{QueryError, RangeError, Relative, check_placements};
+use super::{QueryError, RangeError, Relative, check_placements, gram_deviation, inverse_rotation, refined_inverse};
 use crate::bv::obb::{NodePair, PackedFrame};
-use crate::geometry::tri_distance::triangle_distance_within;
+use crate::geometry::tri_distance::{TriDistance, triangle_distance_within};
+use crate::geometry::tri_intersect::triangles_intersect;
 use crate::lanes::F2;
 use crate::math::{Mat3, Placement, Triangle, Vec3, length};
 use crate::model::{Model, slot_of};
@@ -111,10 +112,22 @@ pub(crate) struct Kept {
 }
 
 /// Places one model's packed coordinates in the other's: `x ↦ scale · rot · x + trans`.
+///
+/// `rot` is used as given: it may be a rotation only within the rotation tolerance (a
+/// placement check accepts deviations up to 1e-2). A node's centre goes through `rot`; its
+/// axes are turned by an orthonormal `turn` near `rot` (`rot` itself when it is orthonormal
+/// to rounding), so that the placed box is a box; and its half-extents grow by
+/// `deviation · Σ half-extents`, which covers `|(rot − turn) w| ≤ deviation · |w|` for every
+/// offset `w` of a vertex from the centre.
 #[derive(Clone, Copy)]
 pub(crate) struct FrameMap {
     /// Rows of the rotation.
     rot: [[f64; 3]; 3],
+    /// Rows of the orthonormal matrix that turns the axes.
+    turn: [[f64; 3]; 3],
+    /// At least `‖rot − turn‖₂` (0 when `turn` is `rot`; infinite when `rot` is too far from
+    /// a rotation to bound: nothing is then pruned).
+    pub deviation: f64,
     scale: f64,
     trans: [f64; 3],
     /// Search units per packed unit of the target frame (see `Search::base`).
@@ -124,22 +137,41 @@ pub(crate) struct FrameMap {
     /// Whether every coordinate of the query is below `FRAME_REACH` in the target frame's
     /// packed units, so that [`lower_bounds`]' products of them cannot overflow.
     fits: bool,
+    /// The factor from a bound in this frame to one in the search's frame, beyond `unit`: the
+    /// least stretch of the map back (1 for b's nodes in a's frame; for a's nodes in b's, the
+    /// smallest singular value of b's rotation in a's frame, at least `1 − deviation`).
+    shrink: f64,
 }
 
 impl FrameMap {
     /// The map from packed frame `from` to packed frame `to`, given that model coordinates
     /// of `from` go to model coordinates of `to` by `x ↦ scale · rot · x + trans`.
     pub fn between(from: &PackedFrame, to: &PackedFrame, rot: &[[f64; 3]; 3], scale: f64, trans: &Vec3) -> FrameMap {
+        FrameMap::turned(from, to, rot, orthonormal_part(rot), scale, trans)
+    }
+
+    /// [`FrameMap::between`] with `rot`'s orthonormal part and deviation given.
+    fn turned(
+        from: &PackedFrame,
+        to: &PackedFrame,
+        rot: &[[f64; 3]; 3],
+        (turn, deviation): ([[f64; 3]; 3], f64),
+        scale: f64,
+        trans: &Vec3,
+    ) -> FrameMap {
         let o = &from.origin;
         let ro = rot.map(|row| row[0] * o.x + row[1] * o.y + row[2] * o.z);
         let t = std::array::from_fn(|k| (scale * ro[k] + trans[k] - to.origin[k]) / to.unit);
         FrameMap {
             rot: *rot,
+            turn,
+            deviation,
             scale: scale * from.unit / to.unit,
             trans: t,
             unit: 0.0,
             margin: F2::splat(0.0),
             fits: false,
+            shrink: 1.0,
         }
     }
 
@@ -147,12 +179,11 @@ impl FrameMap {
     #[inline(always)]
     pub fn place(&self, slot: &NodePair, lane: usize) -> Kept {
         let f = |k: usize, j: usize| slot.frame[k][j].0[lane] as f64;
-        let r = &self.rot;
-        let rotate = |j: usize| -> [f64; 3] {
+        let rotate = |r: &[[f64; 3]; 3], j: usize| -> [f64; 3] {
             std::array::from_fn(|k| r[k][0] * f(0, j) + r[k][1] * f(1, j) + r[k][2] * f(2, j))
         };
-        let c = rotate(3);
-        let axes = [rotate(0), rotate(1), rotate(2)];
+        let c = rotate(&self.rot, 3);
+        let axes = [rotate(&self.turn, 0), rotate(&self.turn, 1), rotate(&self.turn, 2)];
         let center: [f64; 3] = std::array::from_fn(|k| self.scale * c[k] + self.trans[k]);
         let rect = |i: usize| slot.rect[i].0[lane] as f64 * self.scale;
         let rc: [f64; 3] = std::array::from_fn(|k| center[k] + rect(0) * axes[1][k] + rect(1) * axes[2][k]);
@@ -161,7 +192,14 @@ impl FrameMap {
         // which describes the same box and rectangle. (Gaps along them are then exact
         // projections, however far the other node is.)
         let len = axes.map(|a| (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt());
-        let half: [f64; 3] = std::array::from_fn(|i| slot.half[i].0[lane] as f64 * self.scale / len[i]);
+        let mut half: [f64; 3] = std::array::from_fn(|i| slot.half[i].0[lane] as f64 * self.scale / len[i]);
+        if self.deviation > 0.0 {
+            // A vertex is within |w| ≤ Σ halves (1 + 1e-6) of the centre (the stored axes are
+            // orthonormal to about 1e-7); `rot` places it within `deviation · |w|` of where
+            // `turn` does.
+            let grow = self.deviation * (1.0 + 1e-6) * (half[0] + half[1] + half[2]);
+            half = [half[0] + grow, half[1] + grow, half[2] + grow];
+        }
         Kept {
             axes: std::array::from_fn(|j| axes[j].map(|v| v / len[j])),
             center,
@@ -171,6 +209,85 @@ impl FrameMap {
             rect_half: [rect(2) * len[1], rect(3) * len[2]],
         }
     }
+}
+
+/// A deviation from orthonormal (`‖MᵀM − I‖_F`) at or below which a matrix is taken as a
+/// rotation as it is: about the rounding of a product of two rotations computed in `f64`,
+/// which the bounds' rounding allowance covers.
+const ROUNDING_DEVIATION: f64 = 8.0 * f64::EPSILON;
+
+/// An orthonormal matrix near `rot` (rows), and a bound on their distance `‖rot − Q‖₂`: `rot`
+/// itself and 0 when it is orthonormal to rounding; else its polar factor (Newton–Schulz
+/// iterations `Q ← Q (3I − QᵀQ)/2`, which converge fast from any placement the checks accept;
+/// an SVD for anything else) and the Frobenius norm of the difference.
+fn orthonormal_part(rot: &[[f64; 3]; 3]) -> ([[f64; 3]; 3], f64) {
+    let m = Mat3::from_fn(|i, j| rot[i][j]);
+    if gram_deviation(&m) <= ROUNDING_DEVIATION {
+        return (*rot, 0.0);
+    }
+    let mut q = m;
+    let mut converged = false;
+    for _ in 0..8 {
+        q = q * (Mat3::identity() * 3.0 - q.transpose() * q) * 0.5;
+        if gram_deviation(&q) <= 1e-13 {
+            converged = true;
+            break;
+        }
+    }
+    if !converged {
+        let svd = m.svd(true, true);
+        q = match (svd.u, svd.v_t) {
+            (Some(u), Some(v_t)) => u * v_t,
+            _ => Mat3::identity(),
+        };
+    }
+    // (Q's own deviation, below 1e-13, is rounding to the bounds, as a rotation's.)
+    let deviation = (m - q).norm() * (1.0 + 1e-9);
+    let deviation = if deviation.is_finite() { deviation } else { f64::MAX };
+    (std::array::from_fn(|i| std::array::from_fn(|j| q[(i, j)])), deviation)
+}
+
+/// How distances in model a's frame become world distances when a's rotation `R` is not
+/// orthonormal (beyond [`super::TRANSPOSE_INVERTS`]; it is used as given): the world distance of two
+/// points of a's frame is `scale · |R (x − y)|`, so triangle pairs are measured after `R`, and
+/// every bound, a distance in a's frame, is multiplied by `shrink ≤ σ_min(R)`.
+#[derive(Clone, Copy)]
+struct Metric {
+    rotation: Mat3,
+    inverse: Mat3,
+    shrink: f64,
+}
+
+impl Metric {
+    /// `None` unless `deviates` ([`Relative::between_telling`]: the rotation is not
+    /// orthonormal within [`super::TRANSPOSE_INVERTS`]; else a's frame measures as the world does).
+    fn of(rotation: &Mat3, deviates: bool) -> Option<Metric> {
+        if !deviates {
+            return None;
+        }
+        let rows: [[f64; 3]; 3] = std::array::from_fn(|i| std::array::from_fn(|j| rotation[(i, j)]));
+        let (_, deviation) = orthonormal_part(&rows);
+        let inverse = refined_inverse(rotation)?;
+        Some(Metric { rotation: *rotation, inverse, shrink: (1.0 - deviation).max(0.0) })
+    }
+}
+
+/// The distance of triangles `a` and `b` (model a's frame) as the world measures it, with their
+/// closest points in a's frame; `None` when more than `cut` (measured as the result). Whether
+/// they meet is decided in a's frame, by the exact predicate collide uses, so that the distance
+/// is 0 exactly when collide finds the pair; otherwise it is measured after the metric's
+/// rotation and kept positive.
+#[inline(always)]
+fn pair_distance(a: &Triangle, b: &Triangle, metric: Option<&Metric>, cut: f64) -> Option<TriDistance> {
+    let Some(m) = metric else {
+        return triangle_distance_within(a, b, cut);
+    };
+    if triangles_intersect(a, b) {
+        return triangle_distance_within(a, b, f64::INFINITY);
+    }
+    let (wa, wb) = (a.map(|p| m.rotation * p), b.map(|p| m.rotation * p));
+    let d = triangle_distance_within(&wa, &wb, cut)?;
+    Some(TriDistance { distance: d.distance.max(f64::from_bits(1)), p: m.inverse * d.p, q: m.inverse * d.q })
 }
 
 /// Lower bounds on the distances between the two nodes of `slot` (one per lane) and `kept`,
@@ -286,6 +403,10 @@ struct Search<'a> {
     sa: &'a [NodePair],
     sb: &'a [NodePair],
     rel: Relative,
+    /// The inverse of `rel`'s rotation: maps points of a's frame back into b's.
+    back: Mat3,
+    /// a's rotation when it is not orthonormal: distances are measured after it.
+    metric: Option<Metric>,
     /// b's packed frame into a's: kept nodes of b, tested against a's children.
     b_in_a: FrameMap,
     /// a's packed frame into b's.
@@ -380,7 +501,7 @@ impl Search<'_> {
             let kept = self.kept_b(ib);
             let children = &self.sa[slot_of(c as usize).0];
             let (lb, key) = lower_bounds(children, &kept, self.b_in_a.margin);
-            let [d0, d1] = (lb * F2::splat(self.b_in_a.unit)).to_array();
+            let [d0, d1] = (lb * F2::splat(self.b_in_a.unit * self.b_in_a.shrink)).to_array();
             let [k0, k1] = (key * F2::splat(self.b_in_a.unit * self.b_in_a.unit)).to_array();
             [(d0, k0, c, ib), (d1, k1, c + 1, ib)]
         } else {
@@ -388,7 +509,7 @@ impl Search<'_> {
             let kept = self.kept_a(ia);
             let children = &self.sb[slot_of(c as usize).0];
             let (lb, key) = lower_bounds(children, &kept, self.a_in_b.margin);
-            let [d0, d1] = (lb * F2::splat(self.a_in_b.unit)).to_array();
+            let [d0, d1] = (lb * F2::splat(self.a_in_b.unit * self.a_in_b.shrink)).to_array();
             let [k0, k1] = (key * F2::splat(self.a_in_b.unit * self.a_in_b.unit)).to_array();
             [(d0, k0, ia, c), (d1, k1, ia, c + 1)]
         }
@@ -403,11 +524,16 @@ impl Search<'_> {
     /// sizes at worst). Also true when the root pair's bound already shows the best pair found
     /// close enough. False, and nothing changed, otherwise.
     fn far_apart(&mut self, stack: &mut Vec<Entry>) -> bool {
+        if self.metric.is_some() {
+            return false; // (its argument measures in a's frame)
+        }
         let diagonal = |slots: &[NodePair], unit: f64| {
             let h = |i: usize| slots[0].half[i].0[0] as f64;
             2.0 * unit * (h(0) * h(0) + h(1) * h(1) + h(2) * h(2)).sqrt()
         };
-        let spread = diagonal(self.sa, self.unit_a()) + diagonal(self.sb, self.unit_b());
+        // (b's diagonal as placed: its rotation may stretch by up to 1 + deviation.)
+        let spread =
+            diagonal(self.sa, self.unit_a()) + diagonal(self.sb, self.unit_b()) * (1.0 + self.b_in_a.deviation);
         // The error allowed at a distance of at least `l` (see `compute_cut`).
         let (tau, abs_err, rel_err) = (self.tau, self.abs_err, self.rel_err);
         let allowed = |l: f64| tau + abs_err.min(l * rel_err / (1.0 + rel_err));
@@ -468,11 +594,11 @@ impl Search<'_> {
         let (lb, key, lane, unit) = if self.b_in_a.fits {
             let kept = self.kept_b(ib);
             let (lb, key) = lower_bounds(&self.sa[slot_a], &kept, self.b_in_a.margin);
-            (lb, key, lane_a, self.b_in_a.unit)
+            (lb * F2::splat(self.b_in_a.shrink), key, lane_a, self.b_in_a.unit)
         } else if self.a_in_b.fits {
             let kept = self.kept_a(ia);
             let (lb, key) = lower_bounds(&self.sb[slot_b], &kept, self.a_in_b.margin);
-            (lb, key, lane_b, self.a_in_b.unit)
+            (lb * F2::splat(self.a_in_b.shrink), key, lane_b, self.a_in_b.unit)
         } else {
             return self.ball_bound(ia, ib);
         };
@@ -498,7 +624,7 @@ impl Search<'_> {
         let cb = cb + self.rel.translation;
         let d = length(&((cb - ca) / self.base));
         let lb = d - (ra + rb) / self.base - self.tau;
-        (lb.max(0.0), d * d)
+        (lb.max(0.0) * self.metric.map_or(1.0, |m| m.shrink), d * d)
     }
 
     fn triangle_in_a(&self, ib: usize) -> Triangle {
@@ -517,10 +643,10 @@ impl Search<'_> {
         // Only a pair closer than the best so far matters (the margin covers the rounding of
         // the separating-plane test, relative to the coordinates).
         let cut = (self.best + self.tau) * self.base;
-        let Some(d) = triangle_distance_within(&self.a.triangles()[ta], &self.triangle_in_a(tb), cut) else {
+        let Some(d) = pair_distance(&self.a.triangles()[ta], &self.triangle_in_a(tb), self.metric.as_ref(), cut) else {
             return;
         };
-        let distance = d.distance / self.base;
+        let distance = positive_as(d.distance, d.distance / self.base);
         if distance < self.best || self.best_pair.is_none() {
             self.best = distance;
             self.cut = self.compute_cut();
@@ -535,9 +661,16 @@ impl Search<'_> {
 
     /// The bound at and above which a pair is not worth visiting (distance queries): what the
     /// error bounds allow, less the precision `tau`.
+    ///
+    /// The precision `tau` never hides a crossing: while the error bounds allow no answer but
+    /// 0 for models that meet (the best so far is above `abs_err`), a pair whose bound is 0,
+    /// which may hold an intersecting triangle pair, is still worth visiting, so that the
+    /// distance is 0 exactly when the models meet (as `tolerance(0)` and collide say).
     #[inline]
     fn compute_cut(&self) -> f64 {
-        (self.best - self.abs_err).max(self.best / (1.0 + self.rel_err)) - self.tau
+        let allowed = (self.best - self.abs_err).max(self.best / (1.0 + self.rel_err));
+        let cut = allowed - self.tau;
+        if allowed > 0.0 { cut.max(f64::MIN_POSITIVE) } else { cut }
     }
 
     /// Records a pair pruned at lower bound `d`.
@@ -708,10 +841,10 @@ struct Goal {
 const COHERENT: f64 = 1.05;
 
 fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> Result<DistanceResult, RangeError> {
-    let rel = Relative::between(p1, p2);
+    let (rel, deviates) = Relative::between_telling(p1, p2);
     rel.check_range(m1, m2)?;
     if m1.num_triangles() == 1 && m2.num_triangles() == 1 {
-        return Ok(single_pair(m1, p1, m2, &rel, goal));
+        return Ok(single_pair(m1, p1, m2, &rel, Metric::of(&p1.rotation, deviates), goal));
     }
     let mut search = prepare(m1, p1, m2, p2, goal);
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
@@ -723,19 +856,27 @@ fn run(m1: &Model, p1: &Placement, m2: &Model, p2: &Placement, goal: Goal) -> Re
 
 /// Models of one triangle each (the roots are a leaf pair): the exact triangle distance is
 /// the whole query, with no search to set up.
-fn single_pair(m1: &Model, p1: &Placement, m2: &Model, rel: &Relative, goal: Goal) -> DistanceResult {
+fn single_pair(
+    m1: &Model,
+    p1: &Placement,
+    m2: &Model,
+    rel: &Relative,
+    metric: Option<Metric>,
+    goal: Goal,
+) -> DistanceResult {
     let b = m2.triangles()[0].map(|p| rel.apply(&p));
-    let d = triangle_distance_within(&m1.triangles()[0], &b, f64::INFINITY).expect("no cut");
+    let d = pair_distance(&m1.triangles()[0], &b, metric.as_ref(), f64::INFINITY).expect("no cut");
     let within = goal.stop_at.is_none_or(|t| d.distance <= t / p1.scale);
     let mut result = DistanceResult {
-        distance: d.distance * p1.scale,
+        distance: positive_as(d.distance, d.distance * p1.scale),
         tri_tests: 1,
         closer: goal.stop_at.is_some() && within,
         ..Default::default()
     };
     if within {
         result.p1 = d.p;
-        result.p2 = rel.rotation.transpose() * (d.q - rel.translation) / rel.scale;
+        let back = inverse_rotation(&rel.rotation, ROUNDING_DEVIATION).unwrap_or_else(|| rel.rotation.transpose());
+        result.p2 = back * (d.q - rel.translation) / rel.scale;
         result.closest_pair = Some((0, 0));
     } else {
         // Not closer: the distance (exact, so a lower bound too) and no points.
@@ -745,10 +886,18 @@ fn single_pair(m1: &Model, p1: &Placement, m2: &Model, rel: &Relative, goal: Goa
     result
 }
 
+/// `value` (a distance converted to other units), kept positive when `distance` is: a
+/// distance is 0 exactly when the triangles meet, and a subnormal one must not underflow to 0
+/// on the way.
+#[inline(always)]
+fn positive_as(distance: f64, value: f64) -> f64 {
+    if distance > 0.0 { value.max(f64::from_bits(1)) } else { value }
+}
+
 /// The search of `goal` on the two placed models, seeded from the warm start.
 #[inline(always)]
 fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goal: Goal) -> Search<'a> {
-    let rel = Relative::between(p1, p2);
+    let (rel, deviates) = Relative::between_telling(p1, p2);
     // Errors and tolerances are in world units; the search runs in model 1's frame.
     let to_local = 1.0 / p1.scale;
     let (fa, fb) = (m1.packed_frame(), m2.packed_frame());
@@ -774,13 +923,32 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
     let mut b_in_a = FrameMap::between(fb, fa, &rows, rel.scale, &rel.translation);
     b_in_a.unit = ratio(fa.unit, 1.0);
     b_in_a.margin = margin(b_in_a.unit);
-    b_in_a.fits = coords / fa.unit < FRAME_REACH;
-    // a's model frame in b's: x ↦ Rᵀ (x − t) / s.
-    let back = -(rel.rotation.transpose() * rel.translation) / rel.scale;
-    let mut a_in_b = FrameMap::between(fa, fb, &cols, 1.0 / rel.scale, &back);
+    // (A rotation that far from one, which no placement check accepts, is bounded by balls.)
+    let turned = b_in_a.deviation < 0.5;
+    b_in_a.fits = coords / fa.unit < FRAME_REACH && turned;
+    // a's model frame in b's: x ↦ R⁻¹ (x − t) / s.
+    // (`deviation` is 0 exactly when the rotation is orthonormal within ROUNDING_DEVIATION.)
+    let inverse = if b_in_a.deviation == 0.0 { Some(rel.rotation.transpose()) } else { refined_inverse(&rel.rotation) };
+    let back = -(inverse.unwrap_or_default() * rel.translation) / rel.scale;
+    let rows_back: [[f64; 3]; 3] = match inverse {
+        Some(inverse) if b_in_a.deviation > 0.0 => std::array::from_fn(|i| std::array::from_fn(|j| inverse[(i, j)])),
+        _ => cols,
+    };
+    let mut a_in_b = if b_in_a.deviation == 0.0 {
+        // (Mᵀ is as orthonormal as M.)
+        FrameMap::turned(fa, fb, &rows_back, (rows_back, 0.0), 1.0 / rel.scale, &back)
+    } else {
+        FrameMap::between(fa, fb, &rows_back, 1.0 / rel.scale, &back)
+    };
     a_in_b.unit = ratio(fb.unit, rel.scale);
-    a_in_b.margin = margin(a_in_b.unit);
-    a_in_b.fits = coords / (fb.unit * rel.scale) < FRAME_REACH;
+    // (The computed inverse adds a few rounding units of the coordinates.)
+    a_in_b.margin = margin(a_in_b.unit) * F2::splat(if b_in_a.deviation > 0.0 { 2.0 } else { 1.0 });
+    a_in_b.fits = coords / (fb.unit * rel.scale) < FRAME_REACH && turned && inverse.is_some();
+    // Distances in a's frame are at least σ_min(R) ≥ 1 − deviation of those in b's; the world's
+    // at least the metric's shrink of those in a's frame.
+    let metric = Metric::of(&p1.rotation, deviates);
+    b_in_a.shrink = metric.map_or(1.0, |m| m.shrink);
+    a_in_b.shrink = (1.0 - b_in_a.deviation) * b_in_a.shrink;
     let unplaced = Kept::default();
     let mut search = Search {
         a: m1,
@@ -788,6 +956,8 @@ fn prepare<'a>(m1: &'a Model, p1: &Placement, m2: &'a Model, p2: &Placement, goa
         sa: m1.collide_slots(),
         sb: m2.collide_slots(),
         rel,
+        back: inverse.unwrap_or_else(|| rel.rotation.transpose()),
+        metric,
         b_in_a,
         a_in_b,
         kept_a: (NONE, unplaced),
@@ -835,15 +1005,16 @@ fn finish(search: &Search, goal: Goal, p1: &Placement) -> DistanceResult {
     };
     if found {
         let (p, q) = search.best_points;
-        result.distance = search.best * search.base * p1.scale;
+        result.distance = positive_as(search.best, search.best * search.base * p1.scale);
         result.p1 = p;
         // q is in model 1's frame; map back into model 2's.
-        result.p2 = rel.rotation.transpose() * (q - rel.translation) / rel.scale;
+        result.p2 = search.back * (q - rel.translation) / rel.scale;
         result.closest_pair = search.best_pair;
         result.closer = goal.stop_at.is_some();
     } else {
         // Everything was pruned above the tolerance or tested farther than it.
-        result.distance = search.pruned_bound.min(search.best) * search.base * p1.scale;
+        let bound = search.pruned_bound.min(search.best);
+        result.distance = positive_as(bound, bound * search.base * p1.scale);
         result.p1 = Vec3::repeat(f64::NAN);
         result.p2 = Vec3::repeat(f64::NAN);
     }
@@ -1293,6 +1464,37 @@ mod tests {
         assert!(checked > 100_000 && tight > checked / 4, "{checked} bounds, {tight} within half the distance");
     }
 
+    /// The same with rotations accepted within the largest rotation tolerance (1e-2), far
+    /// from the origin and from each other: every bound, in either model's frame, is at most
+    /// the distance of the triangles as placed.
+    #[test]
+    fn node_bounds_hold_under_accepted_rotations() {
+        let mut rng = Rng(0xb0b5_1e55_d157_0011);
+        let mut checked = 0u64;
+        for case in 0..budget(30, 3000) {
+            let size = 10f64.powi(rng.below(7) as i32 - 3);
+            let offset = rng.dir() * size * 10f64.powi(rng.below(10) as i32);
+            let ta = rng.soup(24, case % 3, offset, size);
+            let size_b = size * rng.range(0.3, 3.0);
+            let tb = rng.soup(20, (case / 3) % 3, Vec3::zeros(), size_b);
+            let deviated = |rng: &mut Rng, amount: f64| {
+                rng.rotation() * (Mat3::identity() + Mat3::from_fn(|_, _| rng.range(-amount, amount)))
+            };
+            let amount = [2.5e-3, 3e-6, 1e-9, 1e-14][case % 4];
+            let pa =
+                Placement { rotation: deviated(&mut rng, amount), translation: rng.vec(-1.0, 1.0) * size, scale: 1.0 };
+            let pb = Placement {
+                rotation: deviated(&mut rng, amount),
+                translation: pa.translation
+                    + pa.rotation * offset
+                    + rng.dir() * size * 10f64.powi(rng.below(4) as i32 - 1),
+                scale: if case % 3 == 2 { rng.range(0.5, 2.0) } else { 1.0 },
+            };
+            checked += check_node_bounds(&build(&ta), &pa, &build(&tb), &pb, case).0;
+        }
+        assert!(checked > 10_000, "{checked} bounds");
+    }
+
     /// Checks every node pair's bounds (through the search's own expansion of its parent
     /// pair) against brute force over the triangles below; (bounds checked, bounds within
     /// half the distance).
@@ -1450,5 +1652,212 @@ mod tests {
                 assert!(r.bv_tests <= nodes, "1e{exp}: {} bound tests for {nodes} nodes", r.bv_tests);
             }
         }
+    }
+
+    /// Whether collide finds a pair (the placements as given, unchecked).
+    fn meet(ma: &Model, pa: &Placement, mb: &Model, pb: &Placement) -> bool {
+        let mut result = crate::query::CollideResult::default();
+        let request = crate::query::CollideRequest { first_contact: true, ..Default::default() };
+        crate::query::collide::collide_placed(ma, pa, mb, pb, &request, &mut result).unwrap();
+        !result.pairs.is_empty()
+    }
+
+    /// `(1 + e)·I`, a rotation within the rotation tolerance for `e` below it.
+    fn stretched(e: f64) -> Mat3 {
+        Mat3::identity() * (1.0 + e)
+    }
+
+    /// Issue 25 item 3: a rotation accepted within the rotation tolerance is used as given by
+    /// every bound. A triangle pierces a long strip near its end, the strip placed with
+    /// `(1 + e)·I`: collide finds them meeting, and so must distance (0, the same point) and
+    /// tolerance at every search order. (The old bounds turned the strip's box as if the
+    /// rotation were orthonormal, and said "not closer" with a lower bound of 0.005 at the
+    /// default tolerance, 9.28 at 1e-2.)
+    #[test]
+    fn accepted_rotations_bound_the_distance_as_given() {
+        let length = 1000.0;
+        let strip: Vec<Triangle> = (0..200)
+            .flat_map(|k| {
+                let (x0, x1) = (length * k as f64 / 200.0, length * (k + 1) as f64 / 200.0);
+                let v = |x: f64, y: f64| Vec3::new(x, y, 0.0);
+                [[v(x0, 0.0), v(x1, 0.0), v(x1, 1.0)], [v(x0, 0.0), v(x1, 1.0), v(x0, 1.0)]]
+            })
+            .collect();
+        let strip = build(&strip);
+        for e in [4.9e-6f64, -4.9e-6, 2e-4, 9e-3, -9e-3] {
+            // The strip's far end, as placed, is at x = length (1 + e); the triangle pierces
+            // the strip just inside it.
+            let x = length * (1.0 + e) - 0.1 * length * e.abs();
+            let pierce = build(&[[Vec3::new(x, 0.5, -1.0), Vec3::new(x, 0.5, 1.0), Vec3::new(x - 1e-3, 0.6, 0.0)]]);
+            let pierce2 = build(&[
+                [Vec3::new(x, 0.5, -1.0), Vec3::new(x, 0.5, 1.0), Vec3::new(x - 1e-3, 0.6, 0.0)],
+                [Vec3::new(x - 5.0, 5.0, 5.0), Vec3::new(x - 4.0, 5.0, 5.0), Vec3::new(x - 5.0, 6.0, 5.0)],
+            ]);
+            let placed = Placement { rotation: stretched(e), ..Placement::IDENTITY };
+            // (The strip as model 1 too: its rotation is inverted as given, not transposed.)
+            for (a, pa, b, pb) in [
+                (&pierce, Placement::IDENTITY, &strip, placed),
+                (&pierce2, Placement::IDENTITY, &strip, placed),
+                (&strip, placed, &pierce2, Placement::IDENTITY),
+                (&strip, placed, &pierce, Placement::IDENTITY),
+            ] {
+                let crossing = true;
+                assert!(meet(a, &pa, b, &pb), "e {e}: collide finds the crossing");
+                for qsize in [2, 3, 64] {
+                    let d = distance_placed(a, &pa, b, &pb, &DistanceRequest { qsize, ..Default::default() }, None)
+                        .unwrap();
+                    assert_eq!(d.distance == 0.0, crossing, "e {e} qsize {qsize}: {}", d.distance);
+                    if crossing {
+                        let (w1, w2) = (pa.apply(&d.p1), pb.apply(&d.p2));
+                        assert!((w1 - w2).norm() <= 1e-9, "e {e}: the same point ({w1} vs {w2})");
+                    }
+                    for t in [0.0, 1e-3] {
+                        let r = tolerance_placed(a, &pa, b, &pb, t, qsize, None).unwrap();
+                        if crossing {
+                            assert!(r.closer, "e {e} qsize {qsize} tolerance {t}: lower bound {}", r.distance);
+                        } else {
+                            assert_eq!(r.closer, d.distance <= t, "e {e} qsize {qsize} tolerance {t}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rotations within the largest rotation tolerance (1e-2): models stretched and sheared by
+    /// them, model 1's too. Distance and tolerance against brute force over the triangles as
+    /// the placements put them in the world (rotations as given), in either order, and collide.
+    #[test]
+    fn distances_under_accepted_rotations_agree_with_brute_force() {
+        let mut rng = Rng(0xacce_97ed_d157_0009);
+        let mut apart = 0;
+        for case in 0..budget(80, 2000) {
+            let (ma, ta) = model(&mut rng, 60, case % 2 == 0);
+            let (mb, tb) = model(&mut rng, 50, case % 3 == 0);
+            let deviated = |rng: &mut Rng| loop {
+                let r = rng.rotation() * (Mat3::identity() + Mat3::from_fn(|_, _| rng.range(-2.5e-3, 2.5e-3)));
+                let rows: [f64; 9] = std::array::from_fn(|k| r[(k / 3, k % 3)]);
+                if crate::pose::is_rotation(&rows, crate::pose::MAX_ROTATION_TOLERANCE, false) {
+                    break r;
+                }
+            };
+            let pa = Placement {
+                rotation: if case % 2 == 0 { deviated(&mut rng) } else { rng.rotation() },
+                translation: rng.vec(-1.0, 1.0),
+                scale: 1.0,
+            };
+            let pb = Placement {
+                rotation: deviated(&mut rng),
+                translation: pa.translation + rng.dir() * rng.range(1.0, 3.5),
+                scale: if case % 5 == 4 { rng.range(0.5, 2.0) } else { 1.0 },
+            };
+            // The world as the placements put it, rotations as given.
+            let truth = brute_force(&ta, &pa, &tb, &pb);
+            apart += usize::from(truth > 0.0);
+            assert_eq!(truth == 0.0, meet(&ma, &pa, &mb, &pb), "case {case}: collide");
+            assert_eq!(truth == 0.0, meet(&mb, &pb, &ma, &pa), "case {case}: collide, swapped");
+            let tol = 1e-12 * 8.0;
+            for qsize in [2, 3, 16] {
+                let r = distance_placed(&ma, &pa, &mb, &pb, &DistanceRequest { qsize, ..Default::default() }, None)
+                    .unwrap();
+                assert!((r.distance - truth).abs() <= tol, "case {case} qsize {qsize}: {} vs {truth}", r.distance);
+                assert_eq!(r.distance == 0.0, truth == 0.0, "case {case}");
+                let apart_w = (pa.apply(&r.p1) - pb.apply(&r.p2)).norm();
+                assert!((apart_w - r.distance).abs() <= tol, "case {case}: points {apart_w} vs {}", r.distance);
+                let swapped =
+                    distance_placed(&mb, &pb, &ma, &pa, &DistanceRequest { qsize, ..Default::default() }, None)
+                        .unwrap();
+                assert!(
+                    (swapped.distance - truth).abs() <= tol,
+                    "case {case}: swapped {} vs {truth}",
+                    swapped.distance
+                );
+                for t in [0.0, truth * 0.99, truth * 1.01] {
+                    let r = tolerance_placed(&ma, &pa, &mb, &pb, t, qsize, None).unwrap();
+                    assert_eq!(r.closer, truth <= t, "case {case} qsize {qsize} t {t} truth {truth}");
+                    if !r.closer {
+                        assert!(r.distance <= truth + tol, "case {case}: a lower bound {} > {truth}", r.distance);
+                    }
+                }
+            }
+        }
+        assert!(apart > 20, "{apart} cases apart");
+    }
+
+    /// Issue 25 item 4: a near pair within the search's rounding slack must not hide a
+    /// crossing pair. Two triangles of each model cross; another pair is `gap` apart, and is
+    /// the warm start (or the first pair found). Distance is 0 with one point, as tolerance(0)
+    /// and collide say; near 1.8e13 the old answer was the gap (0.36 there).
+    #[test]
+    fn a_near_pair_never_hides_a_crossing() {
+        for (offset, gap) in [(0.0f64, 1e-14), (1.8e13, 0.25), (-3e5, 2e-11), (1e100, 1e84)] {
+            let scale: f64 = if offset.abs() > 1e50 { 1e86 } else { 1.0 };
+            let at = |x: f64, y: f64, z: f64| Vec3::new(offset + x * scale, y * scale, z * scale);
+            let ta = vec![
+                [at(0.0, 0.0, 0.0), at(1.0, 0.0, 0.0), at(0.0, 1.0, 0.0)],
+                [at(5.0, -1.0, 0.0), at(7.0, -1.0, 0.0), at(6.0, 1.0, 0.0)],
+            ];
+            let tb = vec![
+                [at(6.0, 0.0, -1.0), at(6.0, 0.0, 1.0), at(6.5, 0.3, 0.0)],
+                ta[0].map(|p| p + Vec3::new(0.0, 0.0, gap)),
+            ];
+            let (ma, mb) = (build(&ta), build(&tb));
+            let p = Placement::IDENTITY;
+            assert!(meet(&ma, &p, &mb, &p));
+            let leaf = |m: &Model, id: i32| m.ids().iter().position(|&i| i == id).unwrap() as u32;
+            let near = (leaf(&ma, 0), leaf(&mb, 1));
+            for warm in [None, Some(near)] {
+                for qsize in [2, 3, 16] {
+                    let mut cache = DistanceCache { last_pair: warm };
+                    let request = DistanceRequest { qsize, ..Default::default() };
+                    let r = distance_placed(&ma, &p, &mb, &p, &request, Some(&mut cache)).unwrap();
+                    assert_eq!(r.distance, 0.0, "offset {offset} gap {gap} warm {warm:?} qsize {qsize}");
+                    assert_eq!(r.p1, r.p2, "one point of the intersection");
+                    let rel = DistanceRequest { rel_err: 0.5, qsize, ..Default::default() };
+                    let r =
+                        distance_placed(&ma, &p, &mb, &p, &rel, Some(&mut DistanceCache { last_pair: warm })).unwrap();
+                    assert_eq!(r.distance, 0.0, "a relative error allows only 0");
+                    let t =
+                        tolerance_placed(&ma, &p, &mb, &p, 0.0, qsize, Some(&mut DistanceCache { last_pair: warm }))
+                            .unwrap();
+                    assert!(t.closer && t.distance == 0.0);
+                }
+            }
+        }
+    }
+
+    /// distance is 0 exactly when tolerance(0) says closer and collide finds a pair: random
+    /// soups touching, crossing and grazing, far from the origin and at every scale.
+    #[test]
+    fn distance_zero_tolerance_zero_and_collide_agree() {
+        let mut rng = Rng(0x2e40_d157_c011_0010);
+        let (mut met, mut missed) = (0, 0);
+        for case in 0..budget(300, 20_000) {
+            let size = 10f64.powi(rng.below(40) as i32 - 20);
+            let offset = rng.dir() * size * 10f64.powi(rng.below(16) as i32);
+            let ta = rng.soup(30, case % 3, offset, size);
+            let mut tb = rng.soup(20, (case / 3) % 3, offset, size);
+            // Every other case, one triangle of b a rounding unit or two off one of a's.
+            if case % 2 == 0 {
+                let k = rng.below(ta.len() as u64) as usize;
+                let n = (ta[k][1] - ta[k][0]).cross(&(ta[k][2] - ta[k][0]));
+                let up = if n.norm() > 0.0 { n.normalize() } else { rng.dir() };
+                let ulps = (offset.amax() + 4.0 * size) * f64::EPSILON * rng.range(0.0, 40.0);
+                tb[0] = ta[k].map(|p| p + up * ulps);
+            }
+            let (ma, mb) = (build(&ta), build(&tb));
+            let pa = Placement { rotation: rng.rotation_mixed(), translation: rng.vec(-1.0, 1.0) * size, scale: 1.0 };
+            let pb = pa;
+            let met_now = meet(&ma, &pa, &mb, &pb);
+            for qsize in [2, 16] {
+                let d = distance_placed(&ma, &pa, &mb, &pb, &DistanceRequest { qsize, ..Default::default() }, None)
+                    .unwrap();
+                let t = tolerance_placed(&ma, &pa, &mb, &pb, 0.0, qsize, None).unwrap();
+                assert_eq!(d.distance == 0.0, met_now, "case {case} qsize {qsize}: distance {}", d.distance);
+                assert_eq!(t.closer, met_now, "case {case} qsize {qsize}: tolerance(0)");
+            }
+            if met_now { met += 1 } else { missed += 1 }
+        }
+        assert!(met > 20 && missed > 50, "{met} meeting, {missed} apart");
     }
 }

@@ -34,6 +34,7 @@ pub use toi::{Toi, ToiOutcome, ToiRequest, time_of_impact};
 pub use winding::{Winding, WindingWork, winding, windings};
 
 use crate::math::{Mat3, Placement, Vec3};
+pub(crate) use crate::math::{TRANSPOSE_INVERTS, gram_deviation, inverse_rotation, refined_inverse};
 use crate::model::Model;
 use crate::pose::PoseError;
 
@@ -118,13 +119,22 @@ pub(crate) struct Relative {
 }
 
 impl Relative {
-    /// From the world placements of `a` and `b`.
+    /// From the world placements of `a` and `b` (`a`'s rotation inverted as
+    /// [`TRANSPOSE_INVERTS`] says).
     pub fn between(a: &Placement, b: &Placement) -> Relative {
-        let at = a.rotation.transpose();
+        Relative::between_telling(a, b).0
+    }
+
+    /// [`Relative::between`], and whether `a`'s rotation is beyond [`TRANSPOSE_INVERTS`] from
+    /// orthonormal (so that a query measuring distances knows, without asking again).
+    pub fn between_telling(a: &Placement, b: &Placement) -> (Relative, bool) {
+        let deviates = gram_deviation(&a.rotation) > TRANSPOSE_INVERTS;
+        let inverse = if deviates { refined_inverse(&a.rotation) } else { None };
+        let at = inverse.unwrap_or_else(|| a.rotation.transpose());
         let t = at * (b.translation - a.translation);
         // (Dividing by a scale of 1, the usual one, changes nothing: skip the divisions.)
         let (translation, scale) = if a.scale == 1.0 { (t, b.scale) } else { (t / a.scale, b.scale / a.scale) };
-        Relative { rotation: at * b.rotation, translation, scale }
+        (Relative { rotation: at * b.rotation, translation, scale }, deviates)
     }
 
     /// `Ok` when `a`'s coordinates and `b`'s placed in `a`'s frame by `self` stay within

@@ -123,7 +123,9 @@ pub fn brute_force(
         TriangleFrame::Model1 => (p2, p1),
         TriangleFrame::Model2 => (p1, p2),
     };
-    let at = to.rotation.transpose();
+    // (The inverse as the queries take it: the transpose only for a rotation orthonormal to
+    // rounding; a rotation accepted within the tolerance is used as given.)
+    let at = to.rotation_inverse();
     let rot = at * from.rotation;
     let trans = at * (from.translation - to.translation) / to.scale;
     let scale = from.scale / to.scale;

@@ -185,6 +185,32 @@ fn corrupt(rng: &mut Rng, text: &str) -> String {
     lines.join(if rng.one_in(5) { "\r\n" } else { "\n" })
 }
 
+/// The lines of OBJ text as the reader splits them: at LF, CRLF or a bare CR (a final line
+/// break does not start an empty line).
+fn obj_lines(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        match rest.find(['\n', '\r']) {
+            Some(k) => {
+                out.push(&rest[..k]);
+                let skip = if rest[k..].starts_with("\r\n") { 2 } else { 1 };
+                rest = &rest[k + skip..];
+            }
+            None => {
+                out.push(rest);
+                rest = "";
+            }
+        }
+    }
+    out
+}
+
+/// A statement's words: a word starting with `#` begins a comment.
+fn words(line: &str) -> impl Iterator<Item = &str> {
+    line.split_whitespace().take_while(|w| !w.starts_with('#'))
+}
+
 impl Target for Obj {
     type Input = ObjInput;
     const NAME: &'static str = "obj_reader";
@@ -197,7 +223,8 @@ impl Target for Obj {
 
     fn run(input: &ObjInput) {
         let text = &input.text;
-        let line_count = text.lines().count();
+        let lines = obj_lines(text);
+        let line_count = lines.len();
         let mesh = match parse_obj(text) {
             Ok(mesh) => mesh,
             Err(e) => {
@@ -213,13 +240,9 @@ impl Target for Obj {
             }
         };
         COUNT.add(1);
-        let v_lines = text.lines().filter(|l| l.split_whitespace().next() == Some("v")).count();
+        let v_lines = lines.iter().filter(|l| words(l).next() == Some("v")).count();
         assert_eq!(mesh.vertices.len(), v_lines, "one vertex per v line");
-        let fan: usize = text
-            .lines()
-            .filter(|l| l.split_whitespace().next() == Some("f"))
-            .map(|l| l.split_whitespace().count() - 1 - 2)
-            .sum();
+        let fan: usize = lines.iter().filter(|l| words(l).next() == Some("f")).map(|l| words(l).count() - 1 - 2).sum();
         assert_eq!(mesh.faces.len(), fan, "a fan of k - 2 triangles per face");
         assert!(mesh.faces.iter().flatten().all(|&i| (i as usize) < mesh.vertices.len()), "face index out of range");
         if let Some((verts, faces)) = &input.expect {

@@ -648,10 +648,11 @@ class Model:
 
     A model built with ``deformable=True`` is the exception: its vertices can be moved
     (:meth:`update_vertices`), which refits its hierarchy in linear time; every query stays
-    exact. It must not be queried while an update runs (a query or update that overlaps
-    another update raises :class:`RapidPQPError` with status ``RPQ_ERR_BUSY``). It costs 12
-    bytes a triangle more in the library, and the package keeps a copy of its vertices, faces
-    and ids (to copy and pickle it: a copy or an unpickled model is rebuilt from them).
+    exact. It must not be queried while an update runs (a query that overlaps an update raises
+    :class:`RapidPQPError` with status ``RPQ_ERR_BUSY``); updates from several threads take
+    turns. It costs 12 bytes a triangle more in the library, and the package keeps a copy of
+    its vertices, faces and ids (to copy and pickle it: a copy or an unpickled model is rebuilt
+    from them), which always holds the library's state, whatever the threads.
 
     Parameters
     ----------
@@ -728,8 +729,18 @@ class Model:
         _set_slot(self, "_handle", out.value)
         _set_slot(self, "_num_triangles", m)
         if deformable:
-            # What a copy or an unpickled model is rebuilt from (kept current by updates).
-            d = {"vertices": v.copy(), "faces": faces32, "ids": id_array, "threshold": 2.0, "kdop": False}
+            # What a copy or an unpickled model is rebuilt from (kept current by updates). The
+            # lock makes each change to the library's model and to this copy one step, so that
+            # threads updating at once leave the copy equal to the library's state; a published
+            # vertex array is never written again (a snapshot stays one).
+            d = {
+                "vertices": v.copy(),
+                "faces": faces32,
+                "ids": id_array,
+                "threshold": 2.0,
+                "kdop": False,
+                "lock": threading.Lock(),
+            }
             _set_slot(self, "_deform", d)
             if kdop:
                 self.set_kdop(True)
@@ -817,14 +828,17 @@ class Model:
     def __reduce__(self) -> Any:
         d = getattr(self, "_deform", None)
         if d is not None:
-            return (_load_deformable, (type(self), d["vertices"], d["faces"], d["ids"], d["threshold"], d["kdop"]))
+            with d["lock"]:
+                return (_load_deformable, (type(self), d["vertices"], d["faces"], d["ids"], d["threshold"], d["kdop"]))
         return (_load_model, (self.to_bytes(), type(self)))
 
     def __copy__(self) -> "Model":
         # An immutable model is its own copy; a deformable one is rebuilt (an independent one).
         d = getattr(self, "_deform", None)
         if d is not None:
-            return _load_deformable(type(self), d["vertices"], d["faces"], d["ids"], d["threshold"], d["kdop"])
+            with d["lock"]:
+                state = (d["vertices"], d["faces"], d["ids"], d["threshold"], d["kdop"])
+            return _load_deformable(type(self), *state)
         return self
 
     def __deepcopy__(self, memo: Any) -> "Model":
@@ -889,18 +903,22 @@ class Model:
         _require_finite(v, "vertices")
         report = N.RpqRefitReport()
         h = _model_handle(self, "model")
-        if idx is None:
-            status = LIB.rpq_model_update_vertices(h, v.ctypes.data, n, ctypes.byref(report))
-        else:
-            status = LIB.rpq_model_update_vertex_subset(
-                h, idx.ctypes.data, v.ctypes.data, idx.shape[0], ctypes.byref(report)
-            )
-        if status != N.RPQ_OK:
-            _fail(status, "update_vertices")
-        if idx is None:
-            d["vertices"] = v.copy()
-        else:
-            d["vertices"][idx] = v
+        # The library's update and the copy's, as one step (see __init__).
+        with d["lock"]:
+            if idx is None:
+                status = LIB.rpq_model_update_vertices(h, v.ctypes.data, n, ctypes.byref(report))
+            else:
+                status = LIB.rpq_model_update_vertex_subset(
+                    h, idx.ctypes.data, v.ctypes.data, idx.shape[0], ctypes.byref(report)
+                )
+            if status != N.RPQ_OK:
+                _fail(status, "update_vertices")
+            if idx is None:
+                d["vertices"] = v.copy()
+            else:
+                moved = d["vertices"].copy()
+                moved[idx] = v
+                d["vertices"] = moved
         return RefitReport(float(report.degradation), bool(report.rebuilt))
 
     def rebuild(self) -> None:
@@ -944,10 +962,11 @@ class Model:
         updates refit."""
         d = self._require_deformable("set_kdop")
         on = _flag(on, "on")
-        status = LIB.rpq_model_set_kdop(_model_handle(self, "model"), 1 if on else 0)
-        if status != N.RPQ_OK:
-            _fail(status, "set_kdop")
-        d["kdop"] = bool(on)
+        with d["lock"]:
+            status = LIB.rpq_model_set_kdop(_model_handle(self, "model"), 1 if on else 0)
+            if status != N.RPQ_OK:
+                _fail(status, "set_kdop")
+            d["kdop"] = bool(on)
 
     @property
     def rebuild_threshold(self) -> float:
@@ -959,10 +978,11 @@ class Model:
         request (:meth:`rebuild`)."""
         d = self._require_deformable("set_rebuild_threshold")
         t = _real(threshold, "threshold")
-        status = LIB.rpq_model_set_rebuild_threshold(_model_handle(self, "model"), t)
-        if status != N.RPQ_OK:
-            _fail(status, "set_rebuild_threshold")
-        d["threshold"] = t
+        with d["lock"]:
+            status = LIB.rpq_model_set_rebuild_threshold(_model_handle(self, "model"), t)
+            if status != N.RPQ_OK:
+                _fail(status, "set_rebuild_threshold")
+            d["threshold"] = t
 
     @property
     def num_triangles(self) -> int:
