@@ -440,7 +440,7 @@ fn world_q(s: &Scene, k: i32) -> Outcome {
     };
     let (p1, p2) = s.placements(k);
     let world = |e| {
-        if e == rapidpqp::nbody::NBodyError::NonFinite { Refusal::range(e) } else { Refusal::other(e) }
+        if e == rapidpqp::nbody::NBodyError::OutOfRange { Refusal::range(e) } else { Refusal::other(e) }
     };
     let ids = (0..s.a.len() as i32).collect::<Vec<_>>();
     let a = w.add_object(Scene::scaled(&s.a, k), ids.clone()).map_err(world)?;
